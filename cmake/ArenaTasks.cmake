@@ -1,0 +1,202 @@
+# Task -> CTest family generation (DESIGN §5). At configure time every task.json is
+# validated by arena-spec (a small C++ tool built on the spot from the harness's own spec
+# loader), which writes a manifest; each task then gets its kernel libraries and gates:
+#
+#   <suite>/<task>/compile         compiles the candidate            sets up   <id>/compiled
+#   <suite>/<task>/correct_seen    candidate vs oracle, seen configs needs compiled, sets up <id>/correct
+#   <suite>/<task>/correct_unseen  unseen + generated configs         needs compiled, sets up <id>/correct
+#   <suite>/<task>/perf            baseline vs candidate timing       needs compiled + correct
+
+set(ARENA_GATE_RESULTS_DIR "${CMAKE_BINARY_DIR}/arena/results")
+set(ARENA_KERNELS_DIR "${CMAKE_BINARY_DIR}/arena/kernels")
+set(ARENA_COMPILE_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/ArenaCompileKernel.cmake")
+
+if(ARENA_FUZZ_SEED STREQUAL "")
+  string(RANDOM LENGTH 9 ALPHABET "0123456789" _seed)
+  string(REGEX REPLACE "^0+" "" _seed "1${_seed}")
+  set(ARENA_FUZZ_SEED "${_seed}" CACHE STRING
+      "Seed for generated unseen configurations (empty: drawn once at first configure)" FORCE)
+endif()
+
+# Builds the configure-time spec checker from the harness's own loader (no second parser).
+function(_arena_spec_tool out)
+  set(_src_dir "${CMAKE_SOURCE_DIR}/harness/src")
+  set(_sources "${CMAKE_SOURCE_DIR}/harness/tools/arena_spec.cpp" "${_src_dir}/task_spec.cpp"
+               "${_src_dir}/expr.cpp" "${_src_dir}/dtype.cpp")
+  set(_exe "${CMAKE_BINARY_DIR}/CMakeFiles/arena-spec-configure")
+  set(_stale FALSE)
+  if(NOT EXISTS "${_exe}")
+    set(_stale TRUE)
+  endif()
+  file(GLOB _headers "${_src_dir}/*.h")
+  foreach(_f IN LISTS _sources _headers)
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_f}")
+    if("${_f}" IS_NEWER_THAN "${_exe}")
+      set(_stale TRUE)
+    endif()
+  endforeach()
+  if(_stale)
+    get_target_property(_json_inc nlohmann_json::nlohmann_json INTERFACE_INCLUDE_DIRECTORIES)
+    set(_inc_flags "")
+    foreach(_d IN LISTS _json_inc)
+      list(APPEND _inc_flags "-I${_d}")
+    endforeach()
+    message(STATUS "Building the task spec checker")
+    execute_process(COMMAND "${CMAKE_CXX_COMPILER}" -std=c++17 -O1 -I "${_src_dir}" ${_inc_flags}
+                            ${_sources} -o "${_exe}"
+                    RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+    if(NOT _rc EQUAL 0)
+      message(FATAL_ERROR "Could not build the task spec checker:\n${_out}${_err}")
+    endif()
+  endif()
+  set(${out} "${_exe}" PARENT_SCOPE)
+endfunction()
+
+function(_arena_candidate_source key out)
+  set(_dir "${${key}_DIR}")
+  if(ARENA_CANDIDATE STREQUAL "baseline")
+    set(${out} "${_dir}/baseline.hip" PARENT_SCOPE)
+  elseif(ARENA_CANDIDATE STREQUAL "solution")
+    set(${out} "${_dir}/solution.hip" PARENT_SCOPE)
+  else()
+    set(${out} "${ARENA_CANDIDATE}/${${key}_SUITE}/${${key}_NAME}/${${key}_CANDIDATE_FILE}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# Resource spec for `ctest --resource-spec-file`: one entry per GPU, ARENA_PERF_SLOTS slots each.
+function(_arena_write_resource_spec)
+  set(_count 0)
+  find_program(_smi nvidia-smi)
+  find_program(_rocm_smi rocm-smi)
+  if(ARENA_PLATFORM STREQUAL "nvidia" AND _smi)
+    execute_process(COMMAND "${_smi}" -L OUTPUT_VARIABLE _l RESULT_VARIABLE _rc ERROR_QUIET)
+    if(_rc EQUAL 0)
+      string(REGEX MATCHALL "GPU [0-9]+:" _gpus "${_l}")
+      list(LENGTH _gpus _count)
+    endif()
+  elseif(ARENA_PLATFORM STREQUAL "amd" AND _rocm_smi)
+    execute_process(COMMAND "${_rocm_smi}" --showid OUTPUT_VARIABLE _l RESULT_VARIABLE _rc ERROR_QUIET)
+    if(_rc EQUAL 0)
+      string(REGEX MATCHALL "GPU\\[[0-9]+\\]" _gpus "${_l}")
+      list(REMOVE_DUPLICATES _gpus)
+      list(LENGTH _gpus _count)
+    endif()
+  endif()
+  if(_count EQUAL 0)
+    set(_count 1)  # no GPU seen: GPU gates skip, but the spec must still be valid
+  endif()
+  set(_entries "")
+  math(EXPR _last "${_count} - 1")
+  foreach(_i RANGE ${_last})
+    list(APPEND _entries "{\"id\": \"${_i}\", \"slots\": ${ARENA_PERF_SLOTS}}")
+  endforeach()
+  list(JOIN _entries ", " _joined)
+  file(WRITE "${CMAKE_BINARY_DIR}/arena_resources.json"
+       "{\"version\": {\"major\": 1, \"minor\": 0}, \"local\": [{\"gpus\": [${_joined}]}]}\n")
+endfunction()
+
+function(_arena_add_task id)
+  string(REPLACE "/" "__" _k "${id}")
+  set(key "ARENA_TASK_${_k}")
+  set(suite "${${key}_SUITE}")
+  set(name "${${key}_NAME}")
+  set(dir "${${key}_DIR}")
+  set(category "${${key}_CATEGORY}")
+  set(kdir "${ARENA_KERNELS_DIR}/${id}")
+  set(rdir "${ARENA_GATE_RESULTS_DIR}/${id}")
+  string(MAKE_C_IDENTIFIER "${suite}_${name}" tgt)
+
+  # Baseline: built with the project (it is trusted and also the perf reference).
+  add_custom_command(
+    OUTPUT "${kdir}/baseline.so"
+    COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${dir}/baseline.hip" "-DOUTPUT=${kdir}/baseline.so"
+            "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DWHAT=${id} baseline" -P "${ARENA_COMPILE_SCRIPT}"
+    DEPENDS "${dir}/baseline.hip" "${ARENA_COMPILE_SCRIPT}" "${ARENA_TOOLCHAIN_FILE}"
+            "${ARENA_HARNESS_INCLUDE}/arena/arena_abi.h"
+    COMMENT "Compiling ${id} baseline" VERBATIM)
+  add_custom_target(arena_baseline_${tgt} ALL DEPENDS "${kdir}/baseline.so")
+
+  set(_ref_args "")
+  if(${key}_HAS_REFERENCE)
+    add_library(arena_reference_${tgt} MODULE "${dir}/reference.cpp")
+    target_include_directories(arena_reference_${tgt} PRIVATE "${ARENA_HARNESS_INCLUDE}")
+    set_target_properties(arena_reference_${tgt} PROPERTIES
+      PREFIX "" OUTPUT_NAME reference LIBRARY_OUTPUT_DIRECTORY "${kdir}" CXX_VISIBILITY_PRESET hidden)
+    set(_ref_args --reference "${kdir}/reference.so")
+  endif()
+
+  _arena_candidate_source(${key} candidate_src)
+  set(candidate_lib "${kdir}/candidate.so")
+  set(common_labels "${suite};${category}")
+
+  add_test(NAME ${id}/compile
+    COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${candidate_src}" "-DOUTPUT=${candidate_lib}"
+            "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DWHAT=${id} candidate" "-DRESULT=${rdir}/compile.json"
+            -P "${ARENA_COMPILE_SCRIPT}")
+  set_tests_properties(${id}/compile PROPERTIES
+    LABELS "${common_labels};compile" FIXTURES_SETUP "${id}/compiled" TIMEOUT 900)
+
+  set(runner_args --task "${dir}/task.json" --candidate "${candidate_lib}" --baseline "${kdir}/baseline.so"
+                  ${_ref_args})
+  foreach(set_name seen unseen)
+    add_test(NAME ${id}/correct_${set_name}
+      COMMAND arena-correct ${runner_args} --set ${set_name} --fuzz-seed ${ARENA_FUZZ_SEED}
+              --result "${rdir}/correct_${set_name}.json")
+    set_tests_properties(${id}/correct_${set_name} PROPERTIES
+      LABELS "${common_labels};correct_${set_name};gpu"
+      FIXTURES_REQUIRED "${id}/compiled" FIXTURES_SETUP "${id}/correct"
+      RESOURCE_GROUPS "gpus:1" SKIP_RETURN_CODE 77 TIMEOUT 600)
+  endforeach()
+
+  math(EXPR _perf_timeout "${ARENA_PERF_BUDGET_S} * 3 + 120")
+  add_test(NAME ${id}/perf
+    COMMAND arena-perf ${runner_args} --budget-s ${ARENA_PERF_BUDGET_S} --flush-bytes ${ARENA_FLUSH_BYTES}
+            --result "${rdir}/perf.json" --gbench-out "${rdir}/perf.gbench.json")
+  set_tests_properties(${id}/perf PROPERTIES
+    LABELS "${common_labels};perf;gpu"
+    FIXTURES_REQUIRED "${id}/compiled;${id}/correct"
+    RESOURCE_GROUPS "gpus:${ARENA_PERF_SLOTS}" SKIP_RETURN_CODE 77 TIMEOUT ${_perf_timeout})
+  if(ARENA_PERF_RUN_SERIAL)
+    set_tests_properties(${id}/perf PROPERTIES RUN_SERIAL TRUE)
+  endif()
+endfunction()
+
+function(arena_add_all_tasks)
+  file(GLOB _suite_dirs LIST_DIRECTORIES true "${ARENA_TASKS_DIR}/*")
+  set(_specs "")
+  foreach(_sd IN LISTS _suite_dirs)
+    if(NOT IS_DIRECTORY "${_sd}")
+      continue()
+    endif()
+    get_filename_component(_suite "${_sd}" NAME)
+    if(ARENA_SUITES AND NOT _suite IN_LIST ARENA_SUITES)
+      continue()
+    endif()
+    file(GLOB _found CONFIGURE_DEPENDS "${_sd}/*/task.json")
+    list(APPEND _specs ${_found})
+  endforeach()
+  list(SORT _specs)
+  foreach(_s IN LISTS _specs)
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_s}")
+  endforeach()
+  if(NOT _specs)
+    message(WARNING "No task.json under ${ARENA_TASKS_DIR}: no gates generated")
+    return()
+  endif()
+
+  _arena_spec_tool(_checker)
+  set(_manifest "${CMAKE_BINARY_DIR}/arena_tasks.cmake")
+  execute_process(COMMAND "${_checker}" manifest "${_manifest}" ${_specs}
+                  RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "Invalid task spec:\n${_err}${_out}")
+  endif()
+  include("${_manifest}")
+  foreach(_id IN LISTS ARENA_TASK_IDS)
+    _arena_add_task(${_id})
+  endforeach()
+  _arena_write_resource_spec()
+  list(LENGTH ARENA_TASK_IDS _n)
+  message(STATUS "KernelArena: ${_n} task(s); candidate = ${ARENA_CANDIDATE}; fuzz seed in the build cache")
+  set(ARENA_TASK_IDS "${ARENA_TASK_IDS}" PARENT_SCOPE)
+endfunction()

@@ -1,0 +1,230 @@
+// The device backend (src/device_api.h) on HIP: one file, built with the kernel toolchain.
+#include <hip/hip_runtime.h>
+
+#include <cstdio>
+#include <cstring>
+#include <thread>
+#include <chrono>
+
+#include "device_api.h"
+
+namespace {
+
+thread_local char g_error[1024] = "";
+
+int fail(hipError_t e, const char* what) {
+  std::snprintf(g_error, sizeof g_error, "%s: %s (%s)", what, hipGetErrorString(e), hipGetErrorName(e));
+  return -1;
+}
+
+#define ARENA_TRY(call)                          \
+  do {                                           \
+    hipError_t e_ = (call);                      \
+    if (e_ != hipSuccess) return fail(e_, #call); \
+  } while (0)
+
+hipStream_t as_stream(void* s) { return static_cast<hipStream_t>(s); }
+
+__global__ void fill_kernel(uint64_t* p, uint64_t pattern, size_t n) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    p[i] = pattern;
+}
+
+__global__ void flush_kernel(uint4* p, size_t n) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    uint4 v = p[i];
+    v.x += 1u;
+    p[i] = v;
+  }
+}
+
+__global__ void empty_kernel() {}
+
+int grid_for(size_t n) {
+  size_t blocks = (n + 255) / 256;
+  return static_cast<int>(blocks < 65535 ? (blocks ? blocks : 1) : 65535);
+}
+
+// FP32 lanes per SM/CU for the peak-FLOP estimate (dual-issue FP32 on gfx90a/gfx94x).
+int fp32_lanes(const hipDeviceProp_t& p, bool amd) {
+  if (amd) return std::strncmp(p.gcnArchName, "gfx9", 4) == 0 ? 128 : 64;
+  if (p.major >= 9 || (p.major == 8 && p.minor >= 6)) return 128;
+  return 64;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* arena_dev_error(void) { return g_error; }
+
+int arena_dev_count(int* count) {
+  *count = 0;
+  hipError_t e = hipGetDeviceCount(count);
+  if (e != hipSuccess) {
+    *count = 0;
+    return fail(e, "hipGetDeviceCount");
+  }
+  return 0;
+}
+
+int arena_dev_select(int id) {
+  ARENA_TRY(hipSetDevice(id));
+  ARENA_TRY(hipFree(nullptr));  // create the context now, not inside the first timed call
+  return 0;
+}
+
+int arena_dev_info(arena_device_info* info) {
+  std::memset(info, 0, sizeof *info);
+  int dev = 0;
+  ARENA_TRY(hipGetDevice(&dev));
+  hipDeviceProp_t p;
+  ARENA_TRY(hipGetDeviceProperties(&p, dev));
+#if defined(__HIP_PLATFORM_AMD__)
+  info->vendor_amd = 1;
+  std::snprintf(info->arch, sizeof info->arch, "%s", p.gcnArchName);
+#else
+  info->vendor_amd = 0;
+  std::snprintf(info->arch, sizeof info->arch, "sm_%d%d", p.major, p.minor);
+#endif
+  std::snprintf(info->name, sizeof info->name, "%s", p.name);
+  info->sm_count = p.multiProcessorCount;
+  info->warp_size = p.warpSize;
+  ARENA_TRY(hipDeviceGetAttribute(&info->clock_khz, hipDeviceAttributeClockRate, dev));
+  ARENA_TRY(hipDeviceGetAttribute(&info->mem_clock_khz, hipDeviceAttributeMemoryClockRate, dev));
+  ARENA_TRY(hipDeviceGetAttribute(&info->mem_bus_bits, hipDeviceAttributeMemoryBusWidth, dev));
+  ARENA_TRY(hipDeviceGetAttribute(&info->l2_bytes, hipDeviceAttributeL2CacheSize, dev));
+  info->total_mem = p.totalGlobalMem;
+  ARENA_TRY(hipRuntimeGetVersion(&info->runtime_version));
+  ARENA_TRY(hipDriverGetVersion(&info->driver_version));
+  info->peak_bytes_per_s = 2.0 * info->mem_clock_khz * 1e3 * (info->mem_bus_bits / 8.0);
+  info->peak_fp32_flops = 2.0 * info->sm_count * fp32_lanes(p, info->vendor_amd) * info->clock_khz * 1e3;
+  return 0;
+}
+
+void* arena_dev_malloc(size_t bytes) {
+  void* p = nullptr;
+  hipError_t e = hipMalloc(&p, bytes);
+  if (e != hipSuccess) {
+    fail(e, "hipMalloc");
+    return nullptr;
+  }
+  return p;
+}
+
+int arena_dev_free(void* p) {
+  ARENA_TRY(hipFree(p));
+  return 0;
+}
+
+int arena_dev_h2d(void* dst, const void* src, size_t bytes) {
+  ARENA_TRY(hipMemcpy(dst, src, bytes, hipMemcpyHostToDevice));
+  return 0;
+}
+
+int arena_dev_d2h(void* dst, const void* src, size_t bytes) {
+  ARENA_TRY(hipMemcpy(dst, src, bytes, hipMemcpyDeviceToHost));
+  return 0;
+}
+
+int arena_dev_d2d(void* dst, const void* src, size_t bytes, void* stream) {
+  ARENA_TRY(hipMemcpyAsync(dst, src, bytes, hipMemcpyDeviceToDevice, as_stream(stream)));
+  return 0;
+}
+
+int arena_dev_fill(void* dst, uint64_t pattern, size_t bytes, void* stream) {
+  size_t n = bytes / 8;
+  if (n == 0) return 0;
+  hipLaunchKernelGGL(fill_kernel, dim3(grid_for(n)), dim3(256), 0, as_stream(stream), static_cast<uint64_t*>(dst),
+                     pattern, n);
+  ARENA_TRY(hipGetLastError());
+  return 0;
+}
+
+void* arena_dev_stream_create(void) {
+  hipStream_t s = nullptr;
+  hipError_t e = hipStreamCreateWithFlags(&s, hipStreamNonBlocking);
+  if (e != hipSuccess) {
+    fail(e, "hipStreamCreateWithFlags");
+    return nullptr;
+  }
+  return s;
+}
+
+int arena_dev_stream_destroy(void* s) {
+  ARENA_TRY(hipStreamDestroy(as_stream(s)));
+  return 0;
+}
+
+int arena_dev_stream_wait(void* s, double timeout_s) {
+  // Poll instead of blocking, so a kernel that never ends is reported, not waited on forever.
+  auto start = std::chrono::steady_clock::now();
+  auto pause = std::chrono::microseconds(20);
+  for (;;) {
+    hipError_t e = hipStreamQuery(as_stream(s));
+    if (e == hipSuccess) return 0;
+    if (e != hipErrorNotReady) return fail(e, "waiting for the stream");
+    double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (waited > timeout_s) {
+      std::snprintf(g_error, sizeof g_error, "work on the stream did not finish within %.1f s", timeout_s);
+      return 1;
+    }
+    std::this_thread::sleep_for(pause);
+    if (pause < std::chrono::milliseconds(2)) pause *= 2;
+  }
+}
+
+int arena_dev_device_sync(void) {
+  ARENA_TRY(hipDeviceSynchronize());
+  return 0;
+}
+
+void* arena_dev_event_create(void) {
+  hipEvent_t e = nullptr;
+  hipError_t r = hipEventCreate(&e);
+  if (r != hipSuccess) {
+    fail(r, "hipEventCreate");
+    return nullptr;
+  }
+  return e;
+}
+
+int arena_dev_event_destroy(void* e) {
+  ARENA_TRY(hipEventDestroy(static_cast<hipEvent_t>(e)));
+  return 0;
+}
+
+int arena_dev_event_record(void* e, void* stream) {
+  ARENA_TRY(hipEventRecord(static_cast<hipEvent_t>(e), as_stream(stream)));
+  return 0;
+}
+
+int arena_dev_event_elapsed_ms(void* start, void* stop, float* ms) {
+  ARENA_TRY(hipEventSynchronize(static_cast<hipEvent_t>(stop)));
+  ARENA_TRY(hipEventElapsedTime(ms, static_cast<hipEvent_t>(start), static_cast<hipEvent_t>(stop)));
+  return 0;
+}
+
+int arena_dev_flush(void* buf, size_t bytes, void* stream) {
+  size_t n = bytes / sizeof(uint4);
+  if (n == 0) return 0;
+  hipLaunchKernelGGL(flush_kernel, dim3(grid_for(n)), dim3(256), 0, as_stream(stream), static_cast<uint4*>(buf), n);
+  ARENA_TRY(hipGetLastError());
+  return 0;
+}
+
+int arena_dev_reset_persisting_l2(void) {
+#if !defined(__HIP_PLATFORM_AMD__)
+  ARENA_TRY(hipDeviceSetLimit(hipLimitPersistingL2CacheSize, 0));
+  ARENA_TRY(hipCtxResetPersistingL2Cache());
+#endif
+  return 0;
+}
+
+int arena_dev_empty_kernel(void* stream) {
+  hipLaunchKernelGGL(empty_kernel, dim3(1), dim3(1), 0, as_stream(stream));
+  ARENA_TRY(hipGetLastError());
+  return 0;
+}
+
+}  // extern "C"

@@ -1,0 +1,104 @@
+// C++ handles over the device backend (device_api.h): errors as exceptions, RAII for
+// buffers, streams and events, guarded buffers with red zones, and device selection.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "device_api.h"
+
+namespace arena {
+
+struct DeviceError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Throws DeviceError("<what>: <backend error>") when rc != 0.
+void check(int rc, const std::string& what);
+
+struct DeviceChoice {
+  bool available = false;
+  int id = 0;
+  std::string why;  // reason when unavailable (printed before exiting with the skip code)
+  arena_device_info info{};
+};
+
+// Picks the GPU CTest allocated (CTEST_RESOURCE_GROUP_0_GPUS=id:N,slots:K), or ARENA_DEVICE,
+// or 0; reports unavailability instead of throwing so runners can exit with 77.
+DeviceChoice select_device();
+
+class Stream {
+ public:
+  Stream();
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  void* get() const { return s_; }
+  // Waits up to timeout_s; throws DeviceError on a device fault, returns false on timeout.
+  bool wait(double timeout_s) const;
+
+ private:
+  void* s_ = nullptr;
+};
+
+class Event {
+ public:
+  Event();
+  ~Event();
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  void record(const Stream& s) const;
+  void* get() const { return e_; }
+
+ private:
+  void* e_ = nullptr;
+};
+
+float elapsed_ms(const Event& start, const Event& stop);
+
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(size_t bytes);
+  ~DeviceBuffer();
+  DeviceBuffer(DeviceBuffer&& o) noexcept;
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  void* get() const { return p_; }
+  size_t bytes() const { return bytes_; }
+
+ private:
+  void* p_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+// A device buffer with red zones on both sides, filled with a known pattern: a write
+// outside [data, data + bytes) shows up as a changed red-zone byte.
+class GuardedBuffer {
+ public:
+  static constexpr size_t kRedZone = 64 * 1024;
+  static constexpr size_t kAlign = 256;
+  static constexpr uint64_t kRedPattern = 0xC3A5C3A5DEADBEEFull;
+
+  GuardedBuffer() = default;
+  GuardedBuffer(size_t bytes, const Stream& s);  // red zones written on s
+  void* data() const { return static_cast<char*>(raw_.get()) + kRedZone; }
+  size_t bytes() const { return bytes_; }
+  size_t padded_bytes() const { return padded_; }
+  // Fills the data area (rounded up to 8 bytes) with a repeated 8-byte pattern.
+  void fill(uint64_t pattern, const Stream& s);
+  void upload(const void* host) const;
+  void download(void* host) const;
+  // Empty when intact; else a sentence naming where the first foreign write landed.
+  std::string check_red_zones(const std::string& name) const;
+
+ private:
+  DeviceBuffer raw_;
+  size_t bytes_ = 0, padded_ = 0;
+  uint64_t last_fill_ = kRedPattern;  // what the bytes up to the next 8-byte boundary hold
+};
+
+}  // namespace arena

@@ -1,0 +1,332 @@
+#include "perf_engine.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <future>
+#include <sstream>
+
+#include "compare.h"
+#include "launch.h"
+
+namespace arena {
+
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+struct PerfEngine::Side {
+  const KernelLibrary* lib = nullptr;
+  std::unique_ptr<DeviceTensors> tensors;
+  std::vector<std::vector<double>> rounds;  // milliseconds, one vector per round
+};
+
+struct PerfEngine::ConfigRun {
+  Config config;
+  std::string name;  // benchmark prefix, e.g. "seen_0"
+  HostData warm_inputs, timed_inputs;
+  std::future<std::vector<std::vector<double>>> expected;  // oracle on the timed inputs
+  Side a, b;  // baseline, candidate
+  std::vector<double> half_widths;
+  bool done = false;
+};
+
+namespace {
+
+double elapsed_s(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Log-space half-width to aim for: 2 % for kernels of 20 us or less, 0.5 % from 100 us,
+// linear in between (short kernels carry the event floor's jitter).
+double target_half_width(double median_ms) {
+  double us = median_ms * 1e3;
+  if (us <= 20) return std::log(1.02);
+  if (us >= 100) return std::log(1.005);
+  double f = (us - 20) / 80;
+  return std::log(1.02) * (1 - f) + std::log(1.005) * f;
+}
+
+json summary_json(const Summary& s) {
+  return {{"samples", s.n},       {"median_ms", s.median}, {"mean_ms", s.mean}, {"min_ms", s.min},
+          {"max_ms", s.max},      {"q1_ms", s.q1},         {"q3_ms", s.q3},     {"stdev_rel", s.stdev_rel},
+          {"iqr_rel", s.iqr_rel}};
+}
+
+std::vector<double> flatten(const std::vector<std::vector<double>>& rounds) {
+  std::vector<double> all;
+  for (const auto& r : rounds) all.insert(all.end(), r.begin(), r.end());
+  return all;
+}
+
+// Collects Google Benchmark's JSON for one batch into a string.
+class CapturingReporter : public benchmark::JSONReporter {
+ public:
+  CapturingReporter() {
+    SetOutputStream(&out_);
+    SetErrorStream(&err_);
+  }
+  std::string text() const { return out_.str(); }
+  std::string errors() const { return err_.str(); }
+
+ private:
+  std::ostringstream out_, err_;
+};
+
+}  // namespace
+
+PerfEngine::PerfEngine(const TaskSpec& task, const KernelLibrary& baseline, const KernelLibrary& candidate,
+                       const ReferenceLibrary* reference, const arena_device_info& device, PerfOptions opt)
+    : task_(task), baseline_(baseline), candidate_(candidate), reference_(reference), device_(device), opt_(opt) {}
+
+PerfEngine::~PerfEngine() {
+  for (auto& c : configs_)
+    if (c->expected.valid()) c->expected.wait();
+}
+
+double PerfEngine::sample_ms(Side& side) {
+  check(arena_dev_flush(flush_->get(), flush_->bytes(), stream_->get()), "flushing caches");
+  start_->record(*stream_);
+  int rc = side.lib->launch(&side.tensors->args());
+  stop_->record(*stream_);
+  if (rc != 0) throw std::runtime_error(side.lib->role + " arena_launch returned " + std::to_string(rc) + " while timed");
+  try {
+    if (!stream_->wait(opt_.kernel_timeout_s))
+      device_lost({LaunchOutcome::TimedOut, side.lib->role + " did not finish within its timeout while timed"});
+  } catch (const DeviceError& e) {
+    device_lost({LaunchOutcome::DeviceFault, side.lib->role + " crashed the device while timed: " + e.what()});
+  }
+  float ms = elapsed_ms(*start_, *stop_);
+  return ms;
+}
+
+void PerfEngine::prepare() {
+  stream_ = std::make_unique<Stream>();
+  start_ = std::make_unique<Event>();
+  stop_ = std::make_unique<Event>();
+  check(arena_dev_reset_persisting_l2(), "resetting the L2 persisting window");
+  size_t flush = opt_.flush_bytes;
+  if (flush == 0) flush = std::max<size_t>(2 * static_cast<size_t>(device_.l2_bytes), size_t{256} << 20);
+  flush = (flush + 15) / 16 * 16;
+  opt_.flush_bytes = flush;
+  flush_ = std::make_unique<DeviceBuffer>(flush);
+  check(arena_dev_fill(flush_->get(), 0, flush, stream_->get()), "clearing the flush buffer");
+
+  const uint64_t task_key = hash_name(task_.suite + "/" + task_.name);
+  for (size_t i = 0; i < task_.seen.size(); ++i) {
+    auto c = std::make_unique<ConfigRun>();
+    c->config = task_.seen[i];
+    c->name = "seen_" + std::to_string(i);
+    // Warm-up and timed phases see different inputs, so a kernel cannot tell them apart by data.
+    c->warm_inputs = draw_inputs(task_, c->config, {task_key, 1u << 20 | static_cast<uint32_t>(i), 100, 0},
+                                 trial_plan(0));
+    c->timed_inputs = draw_inputs(task_, c->config, {task_key, 1u << 20 | static_cast<uint32_t>(i), 101, 0},
+                                  trial_plan(0));
+    c->a.lib = &baseline_;
+    c->b.lib = &candidate_;
+    c->a.tensors = std::make_unique<DeviceTensors>(task_, c->config, c->warm_inputs, baseline_, *stream_);
+    c->b.tensors = std::make_unique<DeviceTensors>(task_, c->config, c->warm_inputs, candidate_, *stream_);
+    for (Side* s : {&c->a, &c->b}) {
+      LaunchOutcome o = launch_and_wait(*s->lib, *s->tensors, *stream_, opt_.kernel_timeout_s * 10,
+                                        c->config.label + " (first launch)");
+      if (!o.ok()) throw std::runtime_error(o.message);
+      for (const auto& p : s->tensors->integrity_problems(c->warm_inputs))
+        throw std::runtime_error(s->lib->role + ": " + p + " on " + c->config.label + " (first launch)");
+      s->tensors->reset(c->timed_inputs, 0, *stream_);
+    }
+    // The oracle for the timed inputs runs on the host while the device is being timed.
+    if (reference_) {
+      const Config cfg = c->config;
+      const HostData* in = &c->timed_inputs;
+      c->expected = std::async(std::launch::async, [this, cfg, in] { return run_reference(task_, cfg, *in, *reference_); });
+    }
+    configs_.push_back(std::move(c));
+  }
+  warm_up();
+  floor_us_ = event_floor_us();
+}
+
+void PerfEngine::warm_up() {
+  auto t0 = Clock::now();
+  while (elapsed_s(t0) < opt_.warmup_s)
+    for (auto& c : configs_) {
+      sample_ms(c->a);
+      sample_ms(c->b);
+    }
+}
+
+double PerfEngine::event_floor_us() {
+  std::vector<double> v;
+  for (int i = 0; i < 21; ++i) {
+    check(arena_dev_flush(flush_->get(), flush_->bytes(), stream_->get()), "flushing caches");
+    start_->record(*stream_);
+    check(arena_dev_empty_kernel(stream_->get()), "launching an empty kernel");
+    stop_->record(*stream_);
+    if (!stream_->wait(opt_.kernel_timeout_s)) throw DeviceError("empty kernel timed out");
+    v.push_back(elapsed_ms(*start_, *stop_) * 1e3);
+  }
+  return median(v);
+}
+
+bool PerfEngine::config_done(ConfigRun& c) {
+  const int rounds = static_cast<int>(std::min(c.a.rounds.size(), c.b.rounds.size()));
+  if (rounds < opt_.min_rounds) return false;
+  SpeedupEstimate e = estimate_speedup(c.a.rounds, c.b.rounds, opt_.seed, 500);
+  c.half_widths.push_back(e.log_half_width);
+  double m = std::max(median(flatten(c.a.rounds)), median(flatten(c.b.rounds)));
+  return ci_is_tight(e.log_half_width, target_half_width(m)) || ci_has_plateaued(c.half_widths);
+}
+
+std::string PerfEngine::batch_filter() const {
+  std::string f = "^(";
+  bool any = false;
+  for (const auto& c : configs_)
+    if (!c->done) {
+      f += (any ? "|" : "") + c->name;
+      any = true;
+    }
+  return any ? f + ")/" : "";
+}
+
+void PerfEngine::run() {
+  for (auto& c : configs_)
+    for (Side* s : {&c->a, &c->b}) {
+      const std::string name = c->name + "/" + (s == &c->a ? "baseline" : "candidate");
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [this, s](benchmark::State& st) {
+                                     s->rounds.emplace_back();
+                                     for (auto _ : st) {
+                                       double ms = sample_ms(*s);
+                                       st.SetIterationTime(ms / 1e3);
+                                       s->rounds.back().push_back(ms);
+                                     }
+                                   })
+          ->UseManualTime()
+          ->Iterations(opt_.samples_per_round)
+          ->Repetitions(opt_.rounds_per_batch)
+          ->Unit(benchmark::kMicrosecond);
+    }
+  gbench_["benchmarks"] = json::array();
+  auto t0 = Clock::now();
+  for (;;) {
+    std::string filter = batch_filter();
+    if (filter.empty()) break;
+    if (elapsed_s(t0) > opt_.budget_s) {
+      timed_out_ = true;
+      break;
+    }
+    CapturingReporter rep;
+    benchmark::RunSpecifiedBenchmarks(&rep, filter);
+    ++batches_;
+    json j = json::parse(rep.text(), nullptr, false);
+    if (j.is_object()) {
+      if (!gbench_.contains("context")) gbench_["context"] = j["context"];
+      for (auto& b : j["benchmarks"]) {
+        b["arena_batch"] = batches_;
+        gbench_["benchmarks"].push_back(b);
+      }
+    }
+    for (auto& c : configs_)
+      if (!c->done) c->done = config_done(*c);
+  }
+  timed_seconds_ = elapsed_s(t0);
+}
+
+json PerfEngine::report() {
+  json out = {{"method",
+               {{"flush_bytes", opt_.flush_bytes},
+                {"flush", "read-modify-write kernel on the timing stream before every sample"},
+                {"samples_per_round", opt_.samples_per_round},
+                {"min_rounds", opt_.min_rounds},
+                {"warmup_s", opt_.warmup_s},
+                {"budget_s", opt_.budget_s},
+                {"timed_seconds", timed_seconds_},
+                {"timed_out", timed_out_},
+                {"batches", batches_},
+                {"delta", opt_.delta},
+                {"event_floor_us", floor_us_},
+                {"interleaving", "Google Benchmark random interleaving of repetitions (rounds)"}}},
+              {"configs", json::array()}};
+  std::vector<SpeedupEstimate> estimates;
+  for (auto& c : configs_) {
+    json cj = {{"label", c->config.label}, {"params", c->config.describe()}};
+    const double bytes = task_.cost_bytes.eval_double(c->config.bindings);
+    const double flops = task_.cost_flops.eval_double(c->config.bindings);
+    SpeedupEstimate e = estimate_speedup(c->a.rounds, c->b.rounds, opt_.seed);
+    estimates.push_back(e);
+    Verdict v = decide(e.ci_low, e.ci_high, opt_.delta);
+    cj["speedup"] = e.speedup;
+    cj["speedup_median_of_rounds"] = e.speedup_median_of_rounds;
+    cj["ci95_low"] = e.ci_low;
+    cj["ci95_high"] = e.ci_high;
+    cj["ci_method"] = e.ci_method;
+    cj["rounds"] = e.rounds;
+    cj["verdict"] = verdict_name(v);
+    cj["bytes"] = bytes;
+    cj["flops"] = flops;
+    for (Side* s : {&c->a, &c->b}) {
+      const bool is_a = s == &c->a;
+      Summary sum = summarize(flatten(s->rounds));
+      json sj = summary_json(sum);
+      const double secs = sum.median / 1e3;
+      const double bw = bytes / secs, fl = flops / secs;
+      sj["bytes_per_s"] = bw;
+      sj["flops_per_s"] = fl;
+      sj["fraction_of_peak_bw"] = bw / device_.peak_bytes_per_s;
+      sj["fraction_of_peak_fp32"] = fl / device_.peak_fp32_flops;
+      sj["fraction_of_peak"] = std::max(bw / device_.peak_bytes_per_s,
+                                        task_.cost_compute == "fp32" ? fl / device_.peak_fp32_flops : 0.0);
+      sj["samples_ms"] = flatten(s->rounds);
+      const std::string who = is_a ? "baseline" : "candidate";
+      if (bw > opt_.sol_margin * device_.peak_bytes_per_s)
+        failures_.push_back(who + " on " + c->config.label + ": median " + std::to_string(sum.median * 1e3) +
+                            " us moves " + std::to_string(bytes / 1e9) + " GB at " + std::to_string(bw / 1e9) +
+                            " GB/s, above the device's peak " + std::to_string(device_.peak_bytes_per_s / 1e9) +
+                            " GB/s: faster than the memory system allows (cached data, skipped work or a wrong cost model)");
+      if (task_.cost_compute == "fp32" && fl > opt_.sol_margin * device_.peak_fp32_flops)
+        failures_.push_back(who + " on " + c->config.label + ": " + std::to_string(fl / 1e12) +
+                            " TFLOP/s is above the device's fp32 peak " +
+                            std::to_string(device_.peak_fp32_flops / 1e12) + " TFLOP/s: not credible");
+      cj[who] = sj;
+    }
+    // Validation after timing: the last timed launch's outputs must still be right.
+    std::vector<std::vector<double>> expected;
+    if (c->expected.valid()) {
+      expected = c->expected.get();
+    } else {
+      expected.resize(task_.tensors.size());
+      for (size_t i = 0; i < task_.tensors.size(); ++i)
+        if (task_.tensors[i].writes()) expected[i] = c->a.tensors->output_values(i);
+    }
+    json checks = json::array();
+    for (Side* s : {&c->a, &c->b}) {
+      const std::string who = s == &c->a ? "baseline" : "candidate";
+      for (const auto& p : s->tensors->integrity_problems(c->timed_inputs))
+        failures_.push_back(who + " after timing: " + p + " on " + c->config.label);
+      for (size_t i = 0; i < task_.tensors.size(); ++i) {
+        const TensorSpec& ts = task_.tensors[i];
+        if (!ts.writes() || (s == &c->a && !reference_)) continue;
+        auto got = s->tensors->output_values(i);
+        CompareResult r = compare(got.data(), expected[i].data(), static_cast<int64_t>(got.size()), ts.dtype, ts.tol);
+        checks.push_back({{"kernel", who}, {"summary", r.summary(ts.name)}, {"passed", r.passed()}});
+        if (!r.passed())
+          failures_.push_back(who + " outputs are wrong after the timed launches on " + c->config.label + ": " +
+                              r.summary(ts.name));
+      }
+    }
+    cj["post_timing_checks"] = checks;
+    if (v == Verdict::Slower)
+      failures_.push_back("candidate is slower on " + c->config.label + " (speedup " + std::to_string(e.speedup) +
+                          ", 95% CI [" + std::to_string(e.ci_low) + ", " + std::to_string(e.ci_high) + "])");
+    out["configs"].push_back(cj);
+  }
+  SpeedupEstimate all = combine(estimates);
+  Verdict v = decide(all.ci_low, all.ci_high, opt_.delta);
+  out["speedup"] = all.speedup;
+  out["ci95_low"] = all.ci_low;
+  out["ci95_high"] = all.ci_high;
+  out["verdict"] = verdict_name(v);
+  out["aggregate"] = "geometric mean over seen configurations; log-space standard errors combined";
+  return out;
+}
+
+}  // namespace arena

@@ -1,0 +1,75 @@
+// Timing statistics for a paired performance comparison of a baseline A and a candidate B.
+// Timing is done in rounds; each round holds several samples of A and several of B
+// (milliseconds), taken close together so that slow drift of the machine affects both alike.
+// Each round yields one log ratio r_j = ln(median A_j / median B_j); the rounds are treated as
+// independent and identically distributed, and the speedup of B over A is exp(mean r_j).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace arena {
+
+struct Summary {
+  size_t n;
+  double median, mean, min, max;
+  double q1, q3;     // quartiles, linear interpolation between order statistics
+  double stdev_rel;  // sample standard deviation / mean (0 when n < 2)
+  double iqr_rel;    // (q3 - q1) / median
+};
+
+// All of these throw std::invalid_argument on an empty sample.
+Summary summarize(std::vector<double> samples);
+double median(std::vector<double> v);
+// The p-quantile (0 <= p <= 1) interpolating linearly between order statistics at
+// h = (n - 1) p (the common "type 7" definition; quantile(v, 0.5) is the median).
+double quantile(std::vector<double> v, double p);
+
+// Two-sided 95 % quantile of Student's t (the 0.975 quantile): a table for dof <= 30, a
+// Cornish-Fisher expansion around the normal quantile beyond (error below 1e-6). dof >= 1.
+double student_t_975(int dof);
+
+struct SpeedupEstimate {
+  int rounds = 0;
+  double speedup = 0;                   // exp(mean_j r_j): > 1 means B is faster
+  double speedup_median_of_rounds = 0;  // exp(median_j r_j)
+  double ci_low = 0, ci_high = 0;       // 95 %: the wider of the t and bootstrap intervals
+  double t_low = 0, t_high = 0;         // t interval on the mean log ratio
+  double boot_low = 0, boot_high = 0;   // percentile bootstrap over rounds (NaN if not computed)
+  double log_half_width = 0;            // half-width of the chosen interval in log space
+  std::string ci_method;                // "t", "bootstrap", or "insufficient" (< 2 rounds)
+};
+
+// a_rounds[j] and b_rounds[j] are the samples of round j. Throws std::invalid_argument when
+// the round counts differ, a round is empty, a round's median is not positive and finite, or
+// bootstrap_resamples < 1. The bootstrap is deterministic for a given seed. With fewer than 2
+// rounds the interval is [0, inf] and ci_method is "insufficient".
+SpeedupEstimate estimate_speedup(const std::vector<std::vector<double>>& a_rounds,
+                                 const std::vector<std::vector<double>>& b_rounds,
+                                 uint64_t bootstrap_seed, int bootstrap_resamples = 2000);
+
+enum class Verdict { Faster, Same, Slower, Ambiguous };
+const char* verdict_name(Verdict);  // "FASTER", "SAME", "SLOWER", "AMBIGUOUS"
+
+// delta is the relative threshold (e.g. 0.01). FASTER if ci_low > 1 + delta; SLOWER if
+// ci_high < 1 - delta; SAME if [ci_low, ci_high] lies inside [1 - delta, 1 + delta];
+// AMBIGUOUS otherwise (including NaN bounds).
+Verdict decide(double ci_low, double ci_high, double delta);
+
+// Combines independent per-configuration estimates into one: the speedup is the geometric mean
+// of the speedups. Each log-space standard error is recovered as se_i = log_half_width_i /
+// t_975(rounds_i - 1); the mean's is se = sqrt(sum se_i^2) / k, and the interval is
+// exp(mean ln s_i +- t_975(dof) se) with Welch-Satterthwaite degrees of freedom. rounds is the
+// smallest per-configuration count, speedup_median_of_rounds the geometric mean of theirs,
+// ci_method "t", boot_low/boot_high NaN. If any input is "insufficient", so is the result.
+// Throws std::invalid_argument on an empty list.
+SpeedupEstimate combine(const std::vector<SpeedupEstimate>& per_config);
+
+// Stopping rule: stop when the interval is tight enough or no longer getting tighter.
+bool ci_is_tight(double log_half_width, double target);  // log_half_width < target
+// True when the last 6 half-widths (5 rounds of change) are finite, positive and all within
+// 5 % of the smallest of them.
+bool ci_has_plateaued(const std::vector<double>& half_width_history);
+
+}  // namespace arena

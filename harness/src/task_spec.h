@@ -1,0 +1,95 @@
+// The task model: task.json loaded, validated and resolved into typed structures.
+// Every validation error names the file, the field (as a JSON path) and what is wrong.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "compare.h"
+#include "dtype.h"
+#include "expr.h"
+
+namespace arena {
+
+struct SpecError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class Role { Input, Output, InOut };
+const char* role_name(Role);
+
+struct Distribution {
+  enum Kind { Normal, Uniform, IntRange } kind = Normal;
+  double a = 0, b = 1;   // normal: mean, std; uniform: [low, high); int_range: [low, high]
+  bool strict = false;   // no alternate family and no outliers in correctness trials
+};
+
+struct TensorSpec {
+  std::string name;
+  DType dtype = DType::F32;
+  std::vector<Expr> shape;
+  Role role = Role::Input;
+  std::optional<Distribution> dist;  // inputs and inout tensors
+  Tolerance tol;                     // outputs and inout tensors
+  bool reads() const { return role != Role::Output; }
+  bool writes() const { return role != Role::Input; }
+};
+
+struct ParamSpec {
+  std::string name;
+  bool is_int = true;
+  std::optional<int64_t> min, max;
+  std::optional<double> default_value;  // floats only
+};
+
+// One set of param values. `label` says where it came from ("seen[2]", "fuzz[0]").
+struct Config {
+  std::string label;
+  std::vector<int64_t> ints;   // ABI order
+  std::vector<double> floats;  // ABI order
+  Bindings bindings;           // int params by name, for expressions
+  std::string describe() const;  // "M=4096 N=1024 eps=1e-05"
+  std::vector<std::string> names;  // param names in ABI order, ints then floats
+};
+
+struct FuzzDomain {
+  int count = 0;
+  std::map<std::string, std::pair<int64_t, int64_t>> ranges;
+  std::vector<Expr> require;
+};
+
+struct TaskSpec {
+  std::filesystem::path file;  // task.json
+  std::filesystem::path dir;   // its folder
+  std::string name, suite, category, description;
+  std::vector<ParamSpec> params;
+  std::vector<TensorSpec> tensors;
+  std::vector<Config> seen, unseen;
+  FuzzDomain fuzz;
+  Tolerance default_tol;
+  Expr cost_bytes, cost_flops;
+  // Which peak the FLOP count is judged against: "fp32" (plain FMA units) or "tensor"
+  // (matrix units; no portable peak, so no FLOP speed-of-light check).
+  std::string cost_compute = "fp32";
+  std::string candidate = "kernel.hip";
+
+  int num_int_params() const;
+  int num_float_params() const;
+  std::vector<int64_t> shape_of(const TensorSpec& t, const Config& c) const;
+  int64_t numel(const TensorSpec& t, const Config& c) const;
+};
+
+// Loads and validates; throws SpecError. When `expect_dir_names` is set, the task's
+// name and suite must match its folder and the folder above it.
+TaskSpec load_task(const std::filesystem::path& file, bool expect_dir_names = true);
+
+// Builds a Config from a JSON-like map of values (used by loader and fuzzing); throws SpecError
+// with `where` as the field path.
+Config make_config(const TaskSpec& t, const std::map<std::string, double>& values,
+                   const std::string& label, const std::string& where);
+
+}  // namespace arena

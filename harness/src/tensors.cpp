@@ -1,0 +1,158 @@
+#include "tensors.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+namespace arena {
+
+void parallel_to_double(DType d, const void* src, double* dst, int64_t n) {
+  const size_t es = dtype_size(d);
+  parallel_for(n, [&](int64_t b, int64_t e) {
+    to_double(d, static_cast<const unsigned char*>(src) + b * es, dst + b, static_cast<size_t>(e - b));
+  });
+}
+
+void parallel_from_double(DType d, const double* src, void* dst, int64_t n) {
+  const size_t es = dtype_size(d);
+  parallel_for(n, [&](int64_t b, int64_t e) {
+    from_double(d, src + b, static_cast<unsigned char*>(dst) + b * es, static_cast<size_t>(e - b));
+  });
+}
+
+HostData draw_inputs(const TaskSpec& t, const Config& c, const StreamKey& key_base, const TrialPlan& plan) {
+  HostData h;
+  for (size_t i = 0; i < t.tensors.size(); ++i) {
+    const TensorSpec& ts = t.tensors[i];
+    const int64_t n = t.numel(ts, c);
+    h.numel.push_back(n);
+    if (!ts.reads()) {
+      h.bytes.emplace_back();
+      h.values.emplace_back();
+      continue;
+    }
+    StreamKey key = key_base;
+    key.tensor = static_cast<uint32_t>(i);
+    std::vector<double> v(n);
+    generate_values(*ts.dist, plan, key, v.data(), n);
+    std::vector<unsigned char> bytes(n * dtype_size(ts.dtype));
+    parallel_from_double(ts.dtype, v.data(), bytes.data(), n);
+    parallel_to_double(ts.dtype, bytes.data(), v.data(), n);  // round through the dtype
+    h.bytes.push_back(std::move(bytes));
+    h.values.push_back(std::move(v));
+  }
+  return h;
+}
+
+std::vector<std::vector<double>> run_reference(const TaskSpec& t, const Config& c, const HostData& in,
+                                               const ReferenceLibrary& ref) {
+  std::vector<std::vector<double>> all(t.tensors.size());
+  std::vector<double*> ptrs;
+  for (size_t i = 0; i < t.tensors.size(); ++i) {
+    if (t.tensors[i].reads()) all[i] = in.values[i];
+    else all[i].assign(in.numel[i], std::numeric_limits<double>::quiet_NaN());
+    ptrs.push_back(all[i].data());
+  }
+  arena_ref_args a{ptrs.data(), in.numel.data(), static_cast<int>(ptrs.size()),
+                   c.ints.data(), static_cast<int>(c.ints.size()),
+                   c.floats.data(), static_cast<int>(c.floats.size())};
+  int rc = ref.run(&a);
+  if (rc != 0) throw std::runtime_error("the reference oracle returned " + std::to_string(rc) + " on " + c.label);
+  return all;
+}
+
+uint64_t poison_pattern(DType d, int variant) {
+  auto rep16 = [](uint64_t v) { return v | v << 16 | v << 32 | v << 48; };
+  auto rep32 = [](uint64_t v) { return v | v << 32; };
+  const bool b = variant % 2;
+  switch (d) {
+    case DType::F32: return rep32(b ? 0xFFC0DEADull : 0x7FA5A5A5ull);
+    case DType::F64: return b ? 0xFFF4BADC0FFEE002ull : 0x7FF4DEADBEEF0001ull;
+    case DType::F16: return rep16(b ? 0xFE77ull : 0x7E5Aull);
+    case DType::BF16: return rep16(b ? 0xFFC3ull : 0x7FDAull);
+    default: return b ? 0xA5A5A5A5A5A5A5A5ull : 0x5A5A5A5A5A5A5A5Aull;
+  }
+}
+
+DeviceTensors::DeviceTensors(const TaskSpec& t, const Config& c, const HostData& in, const KernelLibrary& k,
+                             const Stream& s)
+    : task_(t), ints_(c.ints), floats_(c.floats), numel_(in.numel) {
+  for (size_t i = 0; i < t.tensors.size(); ++i) {
+    buffers_.emplace_back(in.numel[i] * dtype_size(t.tensors[i].dtype), s);
+    pointers_.push_back(buffers_.back().data());
+  }
+  args_.tensors = pointers_.data();
+  args_.num_tensors = static_cast<int>(pointers_.size());
+  args_.ints = ints_.data();
+  args_.num_ints = static_cast<int>(ints_.size());
+  args_.floats = floats_.data();
+  args_.num_floats = static_cast<int>(floats_.size());
+  args_.stream = s.get();
+  if (k.workspace_size) {
+    arena_args query = args_;
+    query.tensors = nullptr;
+    query.num_tensors = 0;
+    query.stream = nullptr;
+    size_t ws = k.workspace_size(&query);
+    if (ws > (size_t{64} << 30))
+      throw std::runtime_error(k.role + " asks for " + std::to_string(ws) + " workspace bytes (over 64 GiB)");
+    if (ws > 0) {
+      workspace_ = GuardedBuffer(ws, s);
+      has_workspace_ = true;
+      args_.workspace = workspace_.data();
+      args_.workspace_bytes = ws;
+    }
+  }
+  reset(in, 0, s);
+}
+
+void DeviceTensors::reset(const HostData& in, int poison_variant, const Stream& s) {
+  for (size_t i = 0; i < task_.tensors.size(); ++i) {
+    if (task_.tensors[i].reads()) {
+      buffers_[i].fill(poison_pattern(task_.tensors[i].dtype, poison_variant), s);
+      if (!s.wait(60)) throw DeviceError("filling a buffer timed out");
+      buffers_[i].upload(in.bytes[i].data());
+    } else {
+      buffers_[i].fill(poison_pattern(task_.tensors[i].dtype, poison_variant), s);
+    }
+  }
+  // Scratch starts as garbage: a kernel must not rely on zeroed workspace.
+  if (has_workspace_) workspace_.fill(poison_variant ? 0x0123456789ABCDEFull : 0xFEDCBA9876543210ull, s);
+  if (!s.wait(60)) throw DeviceError("preparing buffers timed out");
+}
+
+std::vector<std::string> DeviceTensors::integrity_problems(const HostData& in) const {
+  std::vector<std::string> problems;
+  for (size_t i = 0; i < task_.tensors.size(); ++i) {
+    const TensorSpec& ts = task_.tensors[i];
+    std::string red = buffers_[i].check_red_zones("tensor '" + ts.name + "'");
+    if (!red.empty()) problems.push_back(red);
+    if (ts.role == Role::Input) {
+      std::vector<unsigned char> now(buffers_[i].bytes());
+      buffers_[i].download(now.data());
+      if (std::memcmp(now.data(), in.bytes[i].data(), now.size()) != 0) {
+        size_t first = 0;
+        while (first < now.size() && now[first] == in.bytes[i][first]) ++first;
+        problems.push_back("input tensor '" + ts.name + "' was modified (first changed element " +
+                           std::to_string(first / dtype_size(ts.dtype)) + ")");
+      }
+    }
+  }
+  if (has_workspace_) {
+    std::string red = workspace_.check_red_zones("workspace");
+    if (!red.empty()) problems.push_back(red);
+  }
+  return problems;
+}
+
+std::vector<double> DeviceTensors::output_values(size_t i) const {
+  const TensorSpec& ts = task_.tensors[i];
+  std::vector<unsigned char> raw(buffers_[i].bytes());
+  buffers_[i].download(raw.data());
+  std::vector<double> v(numel_[i]);
+  parallel_to_double(ts.dtype, raw.data(), v.data(), numel_[i]);
+  return v;
+}
+
+}  // namespace arena

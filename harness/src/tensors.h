@@ -1,0 +1,65 @@
+// The data of one launch: host inputs drawn for a (configuration, trial), the oracle's
+// expected outputs, and guarded device buffers that a kernel runs on and is checked against.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "device.h"
+#include "inputs.h"
+#include "kernel_library.h"
+#include "task_spec.h"
+
+namespace arena {
+
+// Host side of one (configuration, trial): every tensor's bytes in its dtype, and the same
+// values as doubles (what the oracle sees is exactly what the kernel sees).
+struct HostData {
+  std::vector<int64_t> numel;
+  std::vector<std::vector<unsigned char>> bytes;  // inputs and inout tensors; empty for outputs
+  std::vector<std::vector<double>> values;        // inputs and inout tensors as doubles
+};
+
+HostData draw_inputs(const TaskSpec& t, const Config& c, const StreamKey& key_base, const TrialPlan& plan);
+
+// Runs the host oracle; returns every tensor as doubles (outputs filled). Throws
+// std::runtime_error when the oracle reports failure.
+std::vector<std::vector<double>> run_reference(const TaskSpec& t, const Config& c, const HostData& in,
+                                               const ReferenceLibrary& ref);
+
+// A NaN (floats) or sentinel (integers) 8-byte fill pattern; `variant` 0 and 1 differ in every
+// byte, so an element left unwritten cannot match in two launches.
+uint64_t poison_pattern(DType d, int variant);
+
+// Guarded device buffers for one launch of one kernel library.
+class DeviceTensors {
+ public:
+  DeviceTensors(const TaskSpec& t, const Config& c, const HostData& in, const KernelLibrary& k, const Stream& s);
+  // Re-uploads inputs and inout tensors, poisons outputs and workspace (variant 0/1).
+  void reset(const HostData& in, int poison_variant, const Stream& s);
+  // The ABI struct; valid while this object lives.
+  const arena_args& args() const { return args_; }
+  // Red-zone and input-integrity checks; each problem is one sentence.
+  std::vector<std::string> integrity_problems(const HostData& in) const;
+  // Output (and inout) tensor `i` as doubles.
+  std::vector<double> output_values(size_t i) const;
+  size_t workspace_bytes() const { return args_.workspace_bytes; }
+  const GuardedBuffer& buffer(size_t i) const { return buffers_[i]; }
+
+ private:
+  const TaskSpec& task_;
+  std::vector<GuardedBuffer> buffers_;
+  GuardedBuffer workspace_;
+  bool has_workspace_ = false;
+  std::vector<void*> pointers_;
+  std::vector<int64_t> ints_;
+  std::vector<double> floats_;
+  arena_args args_{};
+  std::vector<int64_t> numel_;
+};
+
+// Converts between dtype bytes and doubles on all cores.
+void parallel_to_double(DType d, const void* src, double* dst, int64_t n);
+void parallel_from_double(DType d, const double* src, void* dst, int64_t n);
+
+}  // namespace arena

@@ -1,0 +1,294 @@
+// arena-correct: the correctness gate. For each configuration of the chosen set (seen, or
+// unseen plus configurations generated from the fuzz domain), over several input trials:
+// fresh counter-based inputs, poisoned outputs, red zones, the candidate against the oracle
+// (reference.cpp in double precision, else the baseline), inputs verified unchanged, and a
+// second launch on other buffers with other poison that must agree too. One GoogleTest test
+// per configuration; the full result goes to --result as JSON.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <optional>
+
+#include "compare.h"
+#include "device.h"
+#include "fuzz.h"
+#include "gate_report.h"
+#include "inputs.h"
+#include "kernel_library.h"
+#include "launch.h"
+#include "runner_options.h"
+#include "task_spec.h"
+#include "tensors.h"
+
+using namespace arena;
+using json = nlohmann::json;
+
+namespace {
+
+struct Gate {
+  TaskSpec task;
+  std::string set;
+  std::vector<Config> configs;
+  KernelLibrary candidate, baseline;
+  std::optional<ReferenceLibrary> reference;
+  std::unique_ptr<Stream> stream;
+  int trials = 3;
+  double timeout_s = 10;
+  std::string result_path;
+  json result;
+  std::string device_lost;  // non-empty once a hang or fault made the device unusable
+  size_t current = 0;       // configuration being checked
+  double worst_abs = 0, worst_rel = 0;
+  int passed = 0, failed = 0;
+};
+
+Gate* g_gate = nullptr;
+
+uint32_t config_stream_id(const Gate& g, size_t index) {
+  const uint32_t base = g.set == "seen" ? 0 : 1u << 16;
+  return base + static_cast<uint32_t>(index);
+}
+
+// Expected outputs for one trial: the host oracle when there is one, else the baseline.
+std::vector<std::vector<double>> expected_outputs(Gate& g, const Config& c, const HostData& host,
+                                                  std::vector<std::string>& problems) {
+  if (g.reference) return run_reference(g.task, c, host, *g.reference);
+  DeviceTensors d(g.task, c, host, g.baseline, *g.stream);
+  LaunchOutcome o = launch_and_wait(g.baseline, d, *g.stream, g.timeout_s * 10, c.label);
+  if (!o.ok()) {
+    if (o.device_lost()) g.device_lost = o.message;
+    problems.push_back("oracle (baseline) failed: " + o.message);
+    return {};
+  }
+  for (const auto& p : d.integrity_problems(host)) problems.push_back("oracle (baseline): " + p);
+  std::vector<std::vector<double>> out(g.task.tensors.size());
+  for (size_t i = 0; i < g.task.tensors.size(); ++i)
+    if (g.task.tensors[i].writes()) out[i] = d.output_values(i);
+  return out;
+}
+
+// One candidate launch on fresh buffers; returns its outputs (empty when it failed).
+std::vector<std::vector<double>> candidate_run(Gate& g, const Config& c, const HostData& host,
+                                               const std::vector<std::vector<double>>& expected, int variant,
+                                               const std::string& where, std::vector<std::string>& problems,
+                                               json& tensors_json) {
+  DeviceTensors d(g.task, c, host, g.candidate, *g.stream);
+  if (variant) d.reset(host, variant, *g.stream);
+  LaunchOutcome o = launch_and_wait(g.candidate, d, *g.stream, g.timeout_s, where);
+  if (!o.ok()) {
+    if (o.device_lost()) g.device_lost = o.message;
+    problems.push_back(o.message);
+    return {};
+  }
+  for (const auto& p : d.integrity_problems(host)) problems.push_back(p + " on " + where);
+  std::vector<std::vector<double>> outs(g.task.tensors.size());
+  for (size_t i = 0; i < g.task.tensors.size(); ++i) {
+    const TensorSpec& ts = g.task.tensors[i];
+    if (!ts.writes()) continue;
+    outs[i] = d.output_values(i);
+    CompareResult r = compare(outs[i].data(), expected[i].data(), static_cast<int64_t>(outs[i].size()), ts.dtype,
+                              ts.tol);
+    g.worst_abs = std::max(g.worst_abs, r.max_abs_err);
+    g.worst_rel = std::max(g.worst_rel, r.max_rel_err);
+    tensors_json.push_back({{"tensor", ts.name},
+                            {"launch", variant + 1},
+                            {"mismatches", r.mismatches},
+                            {"nan_mismatches", r.nan_mismatches},
+                            {"max_abs_err", r.max_abs_err},
+                            {"max_rel_err", r.max_rel_err},
+                            {"summary", r.summary(ts.name)}});
+    if (!r.passed()) problems.push_back(r.summary(ts.name) + " on " + where);
+  }
+  return outs;
+}
+
+json check_config(Gate& g, size_t index) {
+  const Config& c = g.configs[index];
+  json cj = {{"label", c.label}, {"params", c.describe()}, {"trials", json::array()}};
+  std::vector<std::string> problems;
+  auto t0 = std::chrono::steady_clock::now();
+  if (!g.device_lost.empty()) {
+    problems.push_back("not run: " + g.device_lost);
+  }
+  for (int trial = 0; trial < g.trials && g.device_lost.empty(); ++trial) {
+    TrialPlan plan = trial_plan(trial);
+    StreamKey key{hash_name(g.task.suite + "/" + g.task.name), config_stream_id(g, index),
+                  static_cast<uint32_t>(trial), 0};
+    HostData host = draw_inputs(g.task, c, key, plan);
+    const std::string where = c.label + " (" + c.describe() + "), " + plan.describe();
+    json tj = {{"trial", trial}, {"plan", plan.describe()}, {"tensors", json::array()}};
+    size_t before = problems.size();
+    auto expected = expected_outputs(g, c, host, problems);
+    if (problems.size() > before) {
+      cj["trials"].push_back(tj);
+      break;
+    }
+    if (trial == 0) {
+      for (size_t i = 0; i < g.task.tensors.size(); ++i) {
+        const TensorSpec& ts = g.task.tensors[i];
+        if (!ts.writes()) continue;
+        Informativeness inf = check_informative(expected[i].data(), static_cast<int64_t>(expected[i].size()),
+                                                ts.tol, ts.dtype);
+        if (!inf.ok)
+          problems.push_back("task problem: expected output '" + ts.name + "' on " + c.label +
+                             " cannot tell a real kernel from a trivial one: " + inf.why);
+      }
+    }
+    auto first = candidate_run(g, c, host, expected, 0, where + ", launch 1", problems, tj["tensors"]);
+    if (!g.device_lost.empty()) {
+      cj["trials"].push_back(tj);
+      break;
+    }
+    // Other buffers (shifted by a spacer allocation) and other poison: catches races,
+    // stale state, and reads of memory the kernel never wrote.
+    DeviceBuffer spacer(4096 * (trial + 1) + 256);
+    auto second = candidate_run(g, c, host, expected, 1, where + ", launch 2", problems, tj["tensors"]);
+    bool identical = !first.empty() && first == second;  // NaNs make this false, which is fine
+    tj["launches_bitwise_identical"] = identical;
+    cj["trials"].push_back(tj);
+  }
+  cj["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  cj["passed"] = problems.empty();
+  cj["problems"] = problems;
+  return cj;
+}
+
+void finish(Gate& g, int rc, double secs);
+
+// A hang or a fault leaves a context that cannot even free memory safely: record this
+// configuration as failed, the rest as not run, write everything, and end the process.
+void on_device_lost(const LaunchOutcome& o) {
+  Gate& g = *g_gate;
+  std::printf("FAILED: %s\n", o.message.c_str());
+  g.result["configs"].push_back({{"label", g.configs[g.current].label},
+                                 {"params", g.configs[g.current].describe()},
+                                 {"passed", false},
+                                 {"problems", {o.message}}});
+  g.failed++;
+  for (size_t j = g.current + 1; j < g.configs.size(); ++j) {
+    g.result["configs"].push_back(
+        {{"label", g.configs[j].label}, {"passed", false}, {"problems", {"not run: the device was lost earlier"}}});
+    g.failed++;
+  }
+  finish(g, 1, -1);
+  std::fflush(stdout);
+  std::_Exit(1);
+}
+
+class ConfigTest : public ::testing::Test {
+ public:
+  explicit ConfigTest(size_t index) : index_(index) {}
+  void TestBody() override {
+    Gate& g = *g_gate;
+    g.current = index_;
+    json cj;
+    try {
+      cj = check_config(g, index_);
+    } catch (const std::exception& e) {
+      cj = {{"label", g.configs[index_].label}, {"passed", false}, {"problems", {std::string("error: ") + e.what()}}};
+    }
+    for (const auto& p : cj["problems"]) ADD_FAILURE() << p.get<std::string>();
+    (cj["passed"].get<bool>() ? g.passed : g.failed)++;
+    g.result["configs"].push_back(cj);
+    write_json_atomic(g.result_path, g.result);  // after every configuration: nothing is lost
+  }
+
+ private:
+  size_t index_;
+};
+
+std::string test_name(const Config& c) {
+  std::string s = c.label;
+  for (char& ch : s)
+    if (ch == '[' || ch == ']') ch = '_';
+  while (!s.empty() && s.back() == '_') s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Gate g;
+  try {
+    RunnerOptions opt(argc, argv,
+                      {"task", "candidate", "baseline", "reference", "set", "fuzz-seed", "result", "trials",
+                       "kernel-timeout-s"});
+    g.result_path = opt.require("result");
+    g.set = opt.get("set", "seen");
+    if (g.set != "seen" && g.set != "unseen") throw std::invalid_argument("--set must be seen or unseen");
+    g.trials = static_cast<int>(opt.number("trials", 3));
+    g.timeout_s = opt.number("kernel-timeout-s", 10);
+    g.task = load_task(opt.require("task"));
+    g.result = {{"gate", "correct_" + g.set},
+                {"task", g.task.suite + "/" + g.task.name},
+                {"candidate", opt.require("candidate")},
+                {"started", utc_now()},
+                {"configs", json::array()}};
+    if (g.set == "seen") {
+      g.configs = g.task.seen;
+    } else {
+      g.configs = g.task.unseen;
+      auto fuzz = generate_fuzz_configs(g.task, static_cast<uint64_t>(opt.number("fuzz-seed", 1)));
+      g.configs.insert(g.configs.end(), fuzz.begin(), fuzz.end());
+    }
+    g.result["oracle"] = opt.has("reference") ? "reference" : "baseline";
+
+    DeviceChoice dev = select_device();
+    if (!dev.available) skip_gate(dev.why + " (this gate needs a GPU)", g.result_path, g.result);
+    g.result["device"] = device_json(dev.info, dev.id);
+    std::printf("device %d: %s (%s)\n", dev.id, dev.info.name, dev.info.arch);
+
+    g.candidate = KernelLibrary::load(opt.require("candidate"), "candidate");
+    g.baseline = KernelLibrary::load(opt.require("baseline"), "baseline");
+    if (opt.has("reference")) g.reference = ReferenceLibrary::load(opt.get("reference"));
+    g.stream = std::make_unique<Stream>();
+
+    int gargc = static_cast<int>(opt.passthrough().size());
+    ::testing::InitGoogleTest(&gargc, opt.passthrough().data());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "arena-correct: %s\n", e.what());
+    if (!g.result_path.empty()) {
+      g.result["status"] = "error";
+      g.result["error"] = e.what();
+      write_json_atomic(g.result_path, g.result);
+    }
+    return 1;
+  }
+
+  g_gate = &g;
+  set_device_lost_handler(on_device_lost);
+  const std::string suite = "correct_" + g.set;
+  for (size_t i = 0; i < g.configs.size(); ++i)
+    ::testing::RegisterTest(suite.c_str(), test_name(g.configs[i]).c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                            [i]() -> ::testing::Test* { return new ConfigTest(i); });
+  auto t0 = std::chrono::steady_clock::now();
+  int rc = RUN_ALL_TESTS();
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  finish(g, rc, secs);
+  return rc == 0 && g.failed == 0 ? 0 : 1;
+}
+
+namespace {
+
+void finish(Gate& g, int rc, double secs) {
+  const std::string suite = "correct_" + g.set;
+  g.result["finished"] = utc_now();
+  g.result["seconds"] = secs;
+  g.result["passed_configs"] = g.passed;
+  g.result["total_configs"] = g.configs.size();
+  g.result["status"] = rc == 0 && g.failed == 0 ? "passed" : "failed";
+  write_json_atomic(g.result_path, g.result);
+  std::printf("%s: %d of %zu configuration(s) passed, %d trial(s) each; worst max abs err %.3g, max rel err %.3g\n",
+              suite.c_str(), g.passed, g.configs.size(), g.trials, g.worst_abs, g.worst_rel);
+  print_measurement("configs_passed", g.passed);
+  print_measurement("configs_total", static_cast<double>(g.configs.size()));
+  print_measurement("max_abs_err", g.worst_abs);
+  print_measurement("max_rel_err", g.worst_rel);
+  if (secs >= 0) print_measurement("seconds", secs);
+  std::printf("CTEST_FULL_OUTPUT\n");
+}
+
+}  // namespace

@@ -1,0 +1,130 @@
+// arena-perf: the perf gate. Baseline and candidate timed side by side in this process
+// (see perf_engine.h for the protocol); prints the speedup with its 95 % interval, the
+// verdict and the fraction of peak as CTest measurements, and writes the full result and
+// Google Benchmark's own JSON beside the test.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "device.h"
+#include "gate_report.h"
+#include "kernel_library.h"
+#include "launch.h"
+#include "perf_engine.h"
+#include "runner_options.h"
+#include "task_spec.h"
+
+using namespace arena;
+using json = nlohmann::json;
+
+namespace {
+
+std::string g_result_path;
+json* g_result = nullptr;
+
+void on_device_lost(const LaunchOutcome& o) {
+  std::printf("FAILED: %s\n", o.message.c_str());
+  (*g_result)["status"] = "failed";
+  (*g_result)["failures"] = {o.message};
+  write_json_atomic(g_result_path, *g_result);
+  std::fflush(stdout);
+  std::_Exit(1);
+}
+
+void print_table(const json& r) {
+  std::printf("\n%-10s %-28s %12s %12s %9s %19s %9s %8s\n", "config", "params", "base med us", "cand med us",
+              "speedup", "95% CI", "verdict", "cand %pk");
+  for (const auto& c : r["configs"]) {
+    std::printf("%-10s %-28s %12.2f %12.2f %9.4f   [%7.4f, %7.4f] %9s %7.1f%%\n",
+                c["label"].get<std::string>().c_str(), c["params"].get<std::string>().c_str(),
+                c["baseline"]["median_ms"].get<double>() * 1e3, c["candidate"]["median_ms"].get<double>() * 1e3,
+                c["speedup"].get<double>(), c["ci95_low"].get<double>(), c["ci95_high"].get<double>(),
+                c["verdict"].get<std::string>().c_str(), c["candidate"]["fraction_of_peak"].get<double>() * 100);
+  }
+  std::printf("overall: speedup %.4f, 95%% CI [%.4f, %.4f], %s (event floor %.2f us, %d rounds max)\n\n",
+              r["speedup"].get<double>(), r["ci95_low"].get<double>(), r["ci95_high"].get<double>(),
+              r["verdict"].get<std::string>().c_str(), r["method"]["event_floor_us"].get<double>(),
+              r["configs"].empty() ? 0 : r["configs"][0]["rounds"].get<int>());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  json result = {{"gate", "perf"}, {"started", utc_now()}};
+  g_result = &result;
+  try {
+    RunnerOptions opt(argc, argv,
+                      {"task", "candidate", "baseline", "reference", "result", "gbench-out", "budget-s",
+                       "flush-bytes", "delta", "samples-per-round", "min-rounds", "kernel-timeout-s"});
+    g_result_path = opt.require("result");
+    TaskSpec task = load_task(opt.require("task"));
+    result["task"] = task.suite + "/" + task.name;
+    result["candidate"] = opt.require("candidate");
+
+    DeviceChoice dev = select_device();
+    if (!dev.available) skip_gate(dev.why + " (this gate needs a GPU)", g_result_path, result);
+    result["device"] = device_json(dev.info, dev.id);
+    std::printf("device %d: %s (%s), peak %.0f GB/s, %.1f fp32 TFLOP/s\n", dev.id, dev.info.name, dev.info.arch,
+                dev.info.peak_bytes_per_s / 1e9, dev.info.peak_fp32_flops / 1e12);
+
+    KernelLibrary candidate = KernelLibrary::load(opt.require("candidate"), "candidate");
+    KernelLibrary baseline = KernelLibrary::load(opt.require("baseline"), "baseline");
+    std::optional<ReferenceLibrary> reference;
+    if (opt.has("reference")) reference = ReferenceLibrary::load(opt.get("reference"));
+
+    PerfOptions po;
+    po.budget_s = opt.number("budget-s", po.budget_s);
+    po.flush_bytes = static_cast<size_t>(opt.number("flush-bytes", 0));
+    po.delta = opt.number("delta", po.delta);
+    po.samples_per_round = static_cast<int>(opt.number("samples-per-round", po.samples_per_round));
+    po.min_rounds = static_cast<int>(opt.number("min-rounds", po.min_rounds));
+    po.kernel_timeout_s = opt.number("kernel-timeout-s", po.kernel_timeout_s);
+
+    // Google Benchmark drives the rounds; random interleaving shuffles them.
+    std::vector<std::string> gb_args = {"--benchmark_enable_random_interleaving=true"};
+    std::vector<char*> gargv(opt.passthrough().begin(), opt.passthrough().end());
+    for (auto& a : gb_args) gargv.push_back(a.data());
+    int gargc = static_cast<int>(gargv.size());
+    gargv.push_back(nullptr);
+    benchmark::Initialize(&gargc, gargv.data());
+    if (benchmark::ReportUnrecognizedArguments(gargc, gargv.data())) return 2;
+
+    set_device_lost_handler(on_device_lost);
+    PerfEngine engine(task, baseline, candidate, reference ? &*reference : nullptr, dev.info, po);
+    engine.prepare();
+    engine.run();
+    json r = engine.report();
+    result.update(r);
+    result["failures"] = engine.failures();
+    result["status"] = engine.failures().empty() ? "passed" : "failed";
+    result["finished"] = utc_now();
+    write_json_atomic(g_result_path, result);
+    if (opt.has("gbench-out")) write_json_atomic(opt.get("gbench-out"), engine.gbench_json());
+
+    print_table(r);
+    for (const auto& f : engine.failures()) std::printf("FAILED: %s\n", f.c_str());
+    print_measurement("speedup", r["speedup"].get<double>());
+    print_measurement("ci95_low", r["ci95_low"].get<double>());
+    print_measurement("ci95_high", r["ci95_high"].get<double>());
+    print_text_measurement("verdict", r["verdict"].get<std::string>());
+    for (const auto& c : r["configs"]) {
+      const std::string l = c["label"].get<std::string>();
+      print_measurement("speedup." + l, c["speedup"].get<double>());
+      print_measurement("baseline_median_us." + l, c["baseline"]["median_ms"].get<double>() * 1e3);
+      print_measurement("candidate_median_us." + l, c["candidate"]["median_ms"].get<double>() * 1e3);
+      print_measurement("candidate_fraction_of_peak." + l, c["candidate"]["fraction_of_peak"].get<double>());
+    }
+    print_measurement("event_floor_us", r["method"]["event_floor_us"].get<double>());
+    std::printf("CTEST_FULL_OUTPUT\n");
+    benchmark::Shutdown();
+    return engine.failures().empty() ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "arena-perf: %s\n", e.what());
+    result["status"] = "error";
+    result["error"] = e.what();
+    if (!g_result_path.empty()) write_json_atomic(g_result_path, result);
+    return 1;
+  }
+}
