@@ -142,9 +142,8 @@ class Parser {
   }
 };
 
-int64_t checked(bool overflow, int64_t v, const std::string& text) {
+void overflow_check(bool overflow, const std::string& text) {
   if (overflow) throw ExprError("expression \"" + text + "\": integer overflow");
-  return v;
 }
 
 int64_t eval_int(const Expr::Node& n, const Bindings& b, const std::string& text) {
@@ -175,16 +174,17 @@ int64_t eval_int(const Expr::Node& n, const Bindings& b, const std::string& text
   if (op == "&&" && !x) return 0;  // short-circuit like C
   if (op == "||" && x) return 1;
   int64_t y = eval_int(*n.args[1], b, text), r = 0;
-  if (op == "+") return checked(__builtin_add_overflow(x, y, &r), r, text);
-  if (op == "-") return checked(__builtin_sub_overflow(x, y, &r), r, text);
-  if (op == "*") return checked(__builtin_mul_overflow(x, y, &r), r, text);
+  if (op == "+") return overflow_check(__builtin_add_overflow(x, y, &r), text), r;
+  if (op == "-") return overflow_check(__builtin_sub_overflow(x, y, &r), text), r;
+  if (op == "*") return overflow_check(__builtin_mul_overflow(x, y, &r), text), r;
   if (op == "/" || op == "%") {
     if (y == 0) throw ExprError("expression \"" + text + "\": division by zero");
     return op == "/" ? x / y : x % y;
   }
   if (op == "<<") {
     if (y < 0 || y > 62) throw ExprError("expression \"" + text + "\": shift out of range");
-    return checked(x > (std::numeric_limits<int64_t>::max() >> y), x << y, text);
+    overflow_check(x > (std::numeric_limits<int64_t>::max() >> y), text);
+    return x << y;
   }
   if (op == ">>") return x >> std::min<int64_t>(std::max<int64_t>(y, 0), 63);
   if (op == "<") return x < y;

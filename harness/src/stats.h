@@ -27,7 +27,7 @@ double median(std::vector<double> v);
 double quantile(std::vector<double> v, double p);
 
 // Two-sided 95 % quantile of Student's t (the 0.975 quantile): a table for dof <= 30, a
-// Cornish-Fisher expansion around the normal quantile beyond (error below 1e-6). dof >= 1.
+// Cornish-Fisher expansion around the normal quantile beyond (error below 1e-7). dof >= 1.
 double student_t_975(int dof);
 
 struct SpeedupEstimate {

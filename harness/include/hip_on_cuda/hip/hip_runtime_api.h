@@ -430,11 +430,15 @@ static inline hipError_t hipMemsetAsync(void* dst, int value, size_t size,
   return cudaMemsetAsync(dst, value, size, stream);
 }
 
-/* The driver API needs a current context; the runtime binds its primary context to a thread
- * lazily, so make sure one is bound before a cu* call (cheap once it is). */
+/* The driver API needs a current, live context. The runtime binds its primary context to a
+ * thread lazily, and hipDeviceReset leaves a destroyed one current (cuCtxGetDevice then
+ * fails), so check before a cu* call and let a runtime call (re)bind it if needed: two
+ * cheap driver queries once it is bound. */
 static inline hipError_t hipOnCudaBindContext(void) {
   CUcontext ctx = NULL;
-  if (cuCtxGetCurrent(&ctx) == CUDA_SUCCESS && ctx != NULL) return hipSuccess;
+  CUdevice dev;
+  if (cuCtxGetCurrent(&ctx) == CUDA_SUCCESS && ctx != NULL && cuCtxGetDevice(&dev) == CUDA_SUCCESS)
+    return hipSuccess;
   return cudaFree(NULL);
 }
 #define HIP_ON_CUDA_DPTR(p) ((CUdeviceptr)(uintptr_t)(p))

@@ -1,0 +1,264 @@
+// Spec validation: each bad spec must be rejected with the file, the field and the reason.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "fuzz.h"
+#include "task_spec.h"
+
+using namespace arena;
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+json good_spec() {
+  return json::parse(R"({
+    "schema": 1, "name": "demo", "suite": "hip2hip", "category": "softmax",
+    "description": "demo task",
+    "params": [{"name": "M", "type": "int", "min": 1}, {"name": "N", "type": "int", "min": 1},
+               {"name": "eps", "type": "float", "default": 1e-5}],
+    "tensors": [
+      {"name": "x", "dtype": "f32", "shape": ["M", "N"], "role": "input", "dist": {"kind": "normal", "std": 2}},
+      {"name": "y", "dtype": "f32", "shape": ["M", "N"], "role": "output"}],
+    "configs": {"seen": [{"M": 64, "N": 128}], "unseen": [{"M": 1, "N": 7, "eps": 0.1}],
+                "fuzz": {"count": 5, "ranges": {"M": [1, 1000], "N": [1, 5000]}, "require": ["M * N <= 1000000"]}},
+    "tolerance": {"atol": 1e-6, "rtol": 1e-5},
+    "cost": {"bytes": "8 * M * N", "flops": "5 * M * N"}
+  })");
+}
+
+fs::path write_spec(const std::string& text, const std::string& folder = "hip2hip/demo") {
+  fs::path dir = fs::temp_directory_path() / ("arena_spec_test_" + std::to_string(::getpid())) / folder;
+  fs::create_directories(dir);
+  std::ofstream(dir / "task.json") << text;
+  return dir / "task.json";
+}
+
+// The message of the SpecError that loading `spec` raises ("" if it loads).
+std::string error_of(const json& spec) {
+  try {
+    load_task(write_spec(spec.dump(2)));
+  } catch (const SpecError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+void expect_error(const json& spec, const std::string& field, const std::string& what) {
+  std::string e = error_of(spec);
+  ASSERT_FALSE(e.empty()) << "accepted a bad spec; expected " << field << ": " << what;
+  EXPECT_NE(e.find("task.json: " + field + ": "), std::string::npos) << e;
+  EXPECT_NE(e.find(what), std::string::npos) << e;
+}
+
+}  // namespace
+
+TEST(TaskSpec, GoodSpecLoadsWithAbiOrderAndDefaults) {
+  TaskSpec t = load_task(write_spec(good_spec().dump()));
+  EXPECT_EQ(t.name, "demo");
+  ASSERT_EQ(t.seen.size(), 1u);
+  EXPECT_EQ(t.seen[0].ints, (std::vector<int64_t>{64, 128}));
+  EXPECT_EQ(t.seen[0].floats, (std::vector<double>{1e-5}));  // default filled in
+  EXPECT_EQ(t.unseen[0].floats, (std::vector<double>{0.1}));
+  EXPECT_EQ(t.numel(t.tensors[1], t.unseen[0]), 7);
+  EXPECT_EQ(t.tensors[1].tol.rtol, 1e-5);  // task tolerance inherited
+  EXPECT_DOUBLE_EQ(t.cost_bytes.eval_double(t.seen[0].bindings), 8.0 * 64 * 128);
+  EXPECT_EQ(t.seen[0].describe(), "M=64 N=128 eps=1e-05");
+}
+
+TEST(TaskSpec, InvalidJsonNamesLineAndColumn) {
+  std::string e;
+  try {
+    load_task(write_spec("{\n  \"schema\": 1,\n  \"name\": oops\n}"));
+  } catch (const SpecError& x) {
+    e = x.what();
+  }
+  EXPECT_NE(e.find("task.json:3:"), std::string::npos) << e;
+  EXPECT_NE(e.find("invalid JSON"), std::string::npos) << e;
+}
+
+TEST(TaskSpec, MissingRequiredField) {
+  json s = good_spec();
+  s.erase("cost");
+  expect_error(s, "cost", "missing (required)");
+}
+
+TEST(TaskSpec, WrongType) {
+  json s = good_spec();
+  s["name"] = 42;
+  expect_error(s, "name", "must be a string");
+}
+
+TEST(TaskSpec, UnknownFieldIsATypoNotSilence) {
+  json s = good_spec();
+  s["tolerence"] = s["tolerance"];
+  expect_error(s, "tolerence", "unknown field");
+}
+
+TEST(TaskSpec, UnknownDtype) {
+  json s = good_spec();
+  s["tensors"][0]["dtype"] = "float32";
+  expect_error(s, "tensors[0].dtype", "unknown dtype 'float32'");
+}
+
+TEST(TaskSpec, UnknownRole) {
+  json s = good_spec();
+  s["tensors"][1]["role"] = "result";
+  expect_error(s, "tensors[1].role", "unknown role 'result'");
+}
+
+TEST(TaskSpec, ShapeWithUnknownParam) {
+  json s = good_spec();
+  s["tensors"][0]["shape"][1] = "K";
+  expect_error(s, "tensors[0].shape[1]", "unknown int param 'K'");
+}
+
+TEST(TaskSpec, ShapeThatDoesNotParse) {
+  json s = good_spec();
+  s["tensors"][0]["shape"][0] = "M *";
+  expect_error(s, "tensors[0].shape[0]", "expected a number");
+}
+
+TEST(TaskSpec, DuplicateNames) {
+  json s = good_spec();
+  s["tensors"][1]["name"] = "x";
+  expect_error(s, "tensors[1].name", "duplicate tensor 'x'");
+  s = good_spec();
+  s["params"][1]["name"] = "M";
+  expect_error(s, "params[1].name", "duplicate param 'M'");
+}
+
+TEST(TaskSpec, ConfigMissingOrUnknownOrOutOfRangeParam) {
+  json s = good_spec();
+  s["configs"]["seen"][0].erase("N");
+  expect_error(s, "configs.seen[0]", "missing int param 'N'");
+  s = good_spec();
+  s["configs"]["unseen"][0]["Q"] = 3;
+  expect_error(s, "configs.unseen[0].Q", "unknown param");
+  s = good_spec();
+  s["configs"]["seen"][0]["M"] = 0;
+  expect_error(s, "configs.seen[0].M", "below the param's min 1");
+  s = good_spec();
+  s["configs"]["seen"][0]["M"] = 2.5;
+  expect_error(s, "configs.seen[0].M", "must be an integer");
+}
+
+TEST(TaskSpec, NoSeenOrNoUnseenConfigurations) {
+  json s = good_spec();
+  s["configs"]["seen"] = json::array();
+  expect_error(s, "configs.seen", "needs at least one configuration");
+  s = good_spec();
+  s["configs"]["unseen"] = json::array();
+  expect_error(s, "configs.unseen", "needs at least one configuration");
+}
+
+TEST(TaskSpec, NoOutputTensor) {
+  json s = good_spec();
+  s["tensors"][1]["role"] = "input";
+  s["tensors"][1]["dist"] = {{"kind", "normal"}};
+  expect_error(s, "tensors", "needs at least one output");
+}
+
+TEST(TaskSpec, BadDistribution) {
+  json s = good_spec();
+  s["tensors"][0].erase("dist");
+  expect_error(s, "tensors[0].dist", "inputs need a distribution");
+  s = good_spec();
+  s["tensors"][0]["dist"] = {{"kind", "uniform"}, {"low", 1}, {"high", 1}};
+  expect_error(s, "tensors[0].dist", "low must be < high");
+  s = good_spec();
+  s["tensors"][0]["dist"] = {{"kind", "int_range"}, {"low", 0}, {"high", 3}};
+  expect_error(s, "tensors[0].dist.kind", "int_range needs an integer dtype");
+  s = good_spec();
+  s["tensors"][0]["dist"] = {{"kind", "gaussian"}};
+  expect_error(s, "tensors[0].dist.kind", "unknown distribution 'gaussian'");
+}
+
+TEST(TaskSpec, BadTolerance) {
+  json s = good_spec();
+  s["tolerance"] = {{"atol", -1}};
+  expect_error(s, "tolerance", "must be >= 0");
+  s = good_spec();
+  s["tolerance"] = json::object();
+  expect_error(s, "tolerance", "needs atol and/or rtol");
+}
+
+TEST(TaskSpec, ShapeEvaluatingToZero) {
+  json s = good_spec();
+  s["tensors"][1]["shape"] = {"M - 1", "N"};
+  expect_error(s, "configs.unseen[0]", "gets a dimension of 0");
+}
+
+TEST(TaskSpec, BadCostModel) {
+  json s = good_spec();
+  s["cost"]["bytes"] = "8 * M * Z";
+  expect_error(s, "cost.bytes", "unknown int param 'Z'");
+  s = good_spec();
+  s["cost"]["compute"] = "tf32";
+  expect_error(s, "cost.compute", "must be \"fp32\" or \"tensor\"");
+}
+
+TEST(TaskSpec, BadFuzzDomain) {
+  json s = good_spec();
+  s["configs"]["fuzz"]["ranges"]["M"] = {10, 1};
+  expect_error(s, "configs.fuzz.ranges.M", "needs 1 <= low <= high");
+  s = good_spec();
+  s["configs"]["fuzz"]["ranges"]["eps"] = {1, 2};
+  expect_error(s, "configs.fuzz.ranges.eps", "not an int param");
+}
+
+TEST(TaskSpec, NameMustMatchFolder) {
+  std::string e;
+  try {
+    load_task(write_spec(good_spec().dump(), "hip2hip/other"));
+  } catch (const SpecError& x) {
+    e = x.what();
+  }
+  EXPECT_NE(e.find("name: \"demo\" differs from its folder \"other\""), std::string::npos) << e;
+}
+
+TEST(TaskSpec, UnsupportedSchemaVersion) {
+  json s = good_spec();
+  s["schema"] = 2;
+  expect_error(s, "schema", "unsupported schema version 2");
+}
+
+TEST(Fuzz, DrawsValidDeterministicConfigurations) {
+  TaskSpec t = load_task(write_spec(good_spec().dump()));
+  auto a = generate_fuzz_configs(t, 7), b = generate_fuzz_configs(t, 7), c = generate_fuzz_configs(t, 8);
+  ASSERT_EQ(a.size(), 5u);
+  bool differs = false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].ints, b[i].ints);
+    differs |= a[i].ints != c[i].ints;
+    EXPECT_LE(a[i].ints[0] * a[i].ints[1], 1000000);
+    EXPECT_GE(a[i].ints[0], 1);
+    EXPECT_LE(a[i].ints[1], 5000);
+    EXPECT_EQ(a[i].label, "fuzz[" + std::to_string(i) + "]");
+  }
+  EXPECT_TRUE(differs);
+}
+
+TEST(Fuzz, ImpossibleDomainIsReported) {
+  json s = good_spec();
+  s["configs"]["fuzz"]["require"] = {"M * N < 0"};
+  TaskSpec t = load_task(write_spec(s.dump()));
+  EXPECT_THROW(generate_fuzz_configs(t, 1), SpecError);
+}
+
+TEST(TaskSpec, EveryShippedTaskIsValid) {
+  int n = 0;
+  for (const auto& suite : fs::directory_iterator(fs::path(ARENA_SOURCE_DIR) / "tasks")) {
+    if (!suite.is_directory()) continue;
+    for (const auto& task : fs::directory_iterator(suite.path())) {
+      if (!fs::exists(task.path() / "task.json")) continue;
+      EXPECT_NO_THROW(load_task(task.path() / "task.json")) << task.path();
+      ++n;
+    }
+  }
+  EXPECT_GE(n, 1);
+}
