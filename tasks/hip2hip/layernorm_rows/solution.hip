@@ -133,8 +133,9 @@ __device__ __forceinline__ void welford_merge(float& na, float& ma, float& qa, f
   na = nt;
 }
 
-// Rows too long for registers: Welford statistics per thread (one read), merged across the
-// warp by shuffles and across the block through shared memory; a second read writes y.
+// Rows too long for registers: Welford statistics per thread (one read, merged a batch of four
+// chunks of VEC values at a time), merged across the warp by shuffles and across the block
+// through shared memory; a second read writes y.
 template <int VEC>
 __global__ void __launch_bounds__(1024) layernorm_welford(const float* __restrict__ x,
                                                           const float* __restrict__ gamma,
@@ -147,18 +148,30 @@ __global__ void __launch_bounds__(1024) layernorm_welford(const float* __restric
   float* yr = y + (int64_t)blockIdx.x * n;
 
   float cnt = 0.0f, mean = 0.0f, q = 0.0f;
-#pragma unroll 4
-  for (int col = tid * VEC; col < n; col += step) {
-    float v[VEC];
-    load_vec<VEC>(xr + col, v);
+  for (int base = tid * VEC; base < n; base += 4 * step) {
+    // A batch of up to four chunks of VEC values; the loaded ones are a prefix of v.
+    float v[4 * VEC];
+    int nb = 0;
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      const int col = base + u * step;
+      if (col < n) {
+        load_vec<VEC>(xr + col, v + u * VEC);
+        nb += VEC;
+      } else {
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) v[u * VEC + j] = 0.0f;
+      }
+    }
     float bm = 0.0f;
 #pragma unroll
-    for (int j = 0; j < VEC; ++j) bm += v[j];
-    bm *= 1.0f / VEC;
+    for (int i = 0; i < 4 * VEC; ++i) bm += v[i];
+    bm /= nb;
     float bq = 0.0f;
 #pragma unroll
-    for (int j = 0; j < VEC; ++j) bq += (v[j] - bm) * (v[j] - bm);
-    welford_merge(cnt, mean, q, (float)VEC, bm, bq);
+    for (int i = 0; i < 4 * VEC; ++i)
+      if (i < nb) bq += (v[i] - bm) * (v[i] - bm);
+    welford_merge(cnt, mean, q, (float)nb, bm, bq);
   }
   for (int o = warpSize / 2; o > 0; o >>= 1) {
     const float nb = __shfl_xor(cnt, o), mb = __shfl_xor(mean, o), qb = __shfl_xor(q, o);

@@ -148,7 +148,8 @@ __global__ void __launch_bounds__(1024) softmax_block(const float* __restrict__ 
 }
 
 // Rows too long for registers: each thread keeps a running max and a sum rescaled to it
-// (one read), the block merges them, and a second read writes y.
+// (one read, four chunks of VEC values per step), the block merges them, and a second read
+// writes y.
 template <int VEC>
 __global__ void __launch_bounds__(1024) softmax_online(const float* __restrict__ x, float* __restrict__ y, int n) {
   __shared__ float red[MAX_WARPS];
@@ -158,19 +159,27 @@ __global__ void __launch_bounds__(1024) softmax_online(const float* __restrict__
   float* yr = y + (int64_t)blockIdx.x * n;
 
   float mx = -INFINITY, s = 0.0f;
-#pragma unroll 4
-  for (int col = tid * VEC; col < n; col += step) {
-    float v[VEC];
-    load_vec<VEC>(xr + col, v);
+  for (int base = tid * VEC; base < n; base += 4 * step) {
+    float v[4 * VEC];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      const int col = base + u * step;
+      if (col < n) {
+        load_vec<VEC>(xr + col, v + u * VEC);
+      } else {
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) v[u * VEC + j] = -INFINITY;
+      }
+    }
     float cm = v[0];
 #pragma unroll
-    for (int j = 1; j < VEC; ++j) cm = fmaxf(cm, v[j]);
+    for (int i = 1; i < 4 * VEC; ++i) cm = fmaxf(cm, v[i]);
     if (cm > mx) {
       s *= expf(mx - cm);  // first time: 0 * exp(-inf) = 0
       mx = cm;
     }
 #pragma unroll
-    for (int j = 0; j < VEC; ++j) s += expf(v[j] - mx);
+    for (int i = 0; i < 4 * VEC; ++i) s += expf(v[i] - mx);  // padding adds exp(-inf) = 0
   }
   const float gm = block_max(mx, red);
   s = (s > 0.0f) ? s * expf(mx - gm) : 0.0f;  // threads that saw no column hold s = 0

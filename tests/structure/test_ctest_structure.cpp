@@ -1,0 +1,124 @@
+// The generated CTest structure, read back through `ctest --show-only=json-v1`: every task
+// has its four gates with the right labels, fixtures, resource groups, skip code and timeouts.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "task_spec.h"
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+json show_only() {
+  std::string cmd = std::string("cd '") + ARENA_BINARY_DIR + "' && '" + ARENA_CTEST_COMMAND + "' --show-only=json-v1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return {};
+  std::string text;
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) text.append(buf, n);
+  pclose(p);
+  return json::parse(text);
+}
+
+struct TestInfo {
+  std::set<std::string> labels, fixtures_setup, fixtures_required;
+  std::string resource_groups;
+  bool skip77 = false, run_serial = false;
+  double timeout = 0;
+};
+
+std::set<std::string> as_set(const json& v) {
+  std::set<std::string> s;
+  for (const auto& x : v) s.insert(x.get<std::string>());
+  return s;
+}
+
+std::map<std::string, TestInfo> tests_by_name() {
+  std::map<std::string, TestInfo> out;
+  json j = show_only();
+  for (const auto& t : j["tests"]) {
+    TestInfo info;
+    for (const auto& p : t.value("properties", json::array())) {
+      const std::string name = p["name"];
+      if (name == "LABELS") info.labels = as_set(p["value"]);
+      if (name == "FIXTURES_SETUP") info.fixtures_setup = as_set(p["value"]);
+      if (name == "FIXTURES_REQUIRED") info.fixtures_required = as_set(p["value"]);
+      if (name == "RESOURCE_GROUPS") info.resource_groups = p["value"].dump();
+      if (name == "SKIP_RETURN_CODE") info.skip77 = p["value"].get<int>() == 77;
+      if (name == "RUN_SERIAL") info.run_serial = p["value"].get<bool>();
+      if (name == "TIMEOUT") info.timeout = p["value"].get<double>();
+    }
+    out[t["name"].get<std::string>()] = info;
+  }
+  return out;
+}
+
+std::vector<arena::TaskSpec> shipped_tasks() {
+  std::vector<arena::TaskSpec> v;
+  for (const auto& suite : fs::directory_iterator(fs::path(ARENA_SOURCE_DIR) / "tasks"))
+    if (suite.is_directory())
+      for (const auto& task : fs::directory_iterator(suite.path()))
+        if (fs::exists(task.path() / "task.json")) v.push_back(arena::load_task(task.path() / "task.json"));
+  return v;
+}
+
+}  // namespace
+
+TEST(CTestStructure, EveryTaskHasItsGateFamily) {
+  auto tests = tests_by_name();
+  auto tasks = shipped_tasks();
+  ASSERT_FALSE(tasks.empty());
+  for (const auto& t : tasks) {
+    const std::string id = t.suite + "/" + t.name;
+    for (const char* gate : {"compile", "correct_seen", "correct_unseen", "perf"}) {
+      auto it = tests.find(id + "/" + gate);
+      ASSERT_NE(it, tests.end()) << id << "/" << gate << " is missing";
+      const TestInfo& info = it->second;
+      EXPECT_TRUE(info.labels.count(t.suite)) << id << "/" << gate;
+      EXPECT_TRUE(info.labels.count(t.category)) << id << "/" << gate;
+      EXPECT_TRUE(info.labels.count(gate)) << id << "/" << gate;
+      EXPECT_GT(info.timeout, 0) << id << "/" << gate << " needs an explicit timeout";
+    }
+  }
+}
+
+TEST(CTestStructure, FixturesChainCompileThenCorrectnessThenPerf) {
+  auto tests = tests_by_name();
+  for (const auto& t : shipped_tasks()) {
+    const std::string id = t.suite + "/" + t.name;
+    EXPECT_EQ(tests[id + "/compile"].fixtures_setup, std::set<std::string>{id + "/compiled"});
+    EXPECT_TRUE(tests[id + "/compile"].fixtures_required.empty());
+    for (const char* gate : {"correct_seen", "correct_unseen"}) {
+      EXPECT_EQ(tests[id + "/" + gate].fixtures_required, std::set<std::string>{id + "/compiled"});
+      EXPECT_EQ(tests[id + "/" + gate].fixtures_setup, std::set<std::string>{id + "/correct"});
+    }
+    EXPECT_EQ(tests[id + "/perf"].fixtures_required, (std::set<std::string>{id + "/compiled", id + "/correct"}));
+  }
+}
+
+TEST(CTestStructure, GpuGatesSkipWithoutADeviceAndClaimAGpu) {
+  auto tests = tests_by_name();
+  for (const auto& t : shipped_tasks()) {
+    const std::string id = t.suite + "/" + t.name;
+    EXPECT_FALSE(tests[id + "/compile"].labels.count("gpu")) << "compile must run without a GPU";
+    EXPECT_TRUE(tests[id + "/compile"].resource_groups.empty());
+    for (const char* gate : {"correct_seen", "correct_unseen", "perf"}) {
+      const TestInfo& info = tests[id + "/" + gate];
+      EXPECT_TRUE(info.labels.count("gpu")) << id << "/" << gate;
+      EXPECT_TRUE(info.skip77) << id << "/" << gate;
+      EXPECT_NE(info.resource_groups.find("gpus"), std::string::npos) << id << "/" << gate;
+    }
+    // A perf gate takes every slot of its GPU, so nothing shares the device while it times.
+    const TestInfo& perf = tests[id + "/perf"];
+    EXPECT_NE(perf.resource_groups.find("\"slots\":" ARENA_PERF_SLOTS), std::string::npos) << perf.resource_groups;
+    EXPECT_TRUE(perf.run_serial);
+  }
+}
