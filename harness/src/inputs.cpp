@@ -30,9 +30,9 @@ uint64_t hash_name(const std::string& s) {
   return h;
 }
 
-void parallel_for(int64_t n, const std::function<void(int64_t, int64_t)>& f) {
+void parallel_for(int64_t n, const std::function<void(int64_t, int64_t)>& f, int64_t min_serial) {
   int64_t workers = std::max(1u, std::thread::hardware_concurrency());
-  if (n < (1 << 16) || workers == 1) {
+  if (n < min_serial || workers == 1) {
     f(0, n);
     return;
   }

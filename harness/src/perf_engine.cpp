@@ -306,7 +306,7 @@ json PerfEngine::report() {
         const TensorSpec& ts = task_.tensors[i];
         if (!ts.writes() || (s == &c->a && !reference_)) continue;
         auto got = s->tensors->output_values(i);
-        CompareResult r = compare(got.data(), expected[i].data(), static_cast<int64_t>(got.size()), ts.dtype, ts.tol);
+        CompareResult r = compare_parallel(got.data(), expected[i].data(), static_cast<int64_t>(got.size()), ts.dtype, ts.tol);
         checks.push_back({{"kernel", who}, {"summary", r.summary(ts.name)}, {"passed", r.passed()}});
         if (!r.passed())
           failures_.push_back(who + " outputs are wrong after the timed launches on " + c->config.label + ": " +

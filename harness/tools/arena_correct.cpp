@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <future>
 #include <memory>
 #include <optional>
 
@@ -52,10 +53,27 @@ uint32_t config_stream_id(const Gate& g, size_t index) {
   return base + static_cast<uint32_t>(index);
 }
 
-// Expected outputs for one trial: the host oracle when there is one, else the baseline.
-std::vector<std::vector<double>> expected_outputs(Gate& g, const Config& c, const HostData& host,
+// A trial's inputs and, when the task has a host oracle, its expected outputs. Trials are
+// prepared on other threads while the device checks earlier ones.
+struct TrialData {
+  HostData host;
+  std::vector<std::vector<double>> expected;  // empty: the baseline is the oracle
+};
+
+TrialData prepare_trial(const Gate& g, const Config& c, const StreamKey& key, const TrialPlan& plan) {
+  TrialData d;
+  d.host = draw_inputs(g.task, c, key, plan);
+  if (g.reference) {
+    d.expected = run_reference(g.task, c, d.host, *g.reference);
+    for (size_t i = 0; i < g.task.tensors.size(); ++i)
+      if (!g.task.tensors[i].writes()) d.expected[i] = {};  // only outputs are needed
+  }
+  return d;
+}
+
+// Expected outputs for one trial on the device, from the baseline (tasks without an oracle).
+std::vector<std::vector<double>> baseline_outputs(Gate& g, const Config& c, const HostData& host,
                                                   std::vector<std::string>& problems) {
-  if (g.reference) return run_reference(g.task, c, host, *g.reference);
   DeviceTensors d(g.task, c, host, g.baseline, *g.stream);
   LaunchOutcome o = launch_and_wait(g.baseline, d, *g.stream, g.timeout_s * 10, c.label);
   if (!o.ok()) {
@@ -89,8 +107,8 @@ std::vector<std::vector<double>> candidate_run(Gate& g, const Config& c, const H
     const TensorSpec& ts = g.task.tensors[i];
     if (!ts.writes()) continue;
     outs[i] = d.output_values(i);
-    CompareResult r = compare(outs[i].data(), expected[i].data(), static_cast<int64_t>(outs[i].size()), ts.dtype,
-                              ts.tol);
+    CompareResult r = compare_parallel(outs[i].data(), expected[i].data(), static_cast<int64_t>(outs[i].size()),
+                                       ts.dtype, ts.tol);
     g.worst_abs = std::max(g.worst_abs, r.max_abs_err);
     g.worst_rel = std::max(g.worst_rel, r.max_rel_err);
     tensors_json.push_back({{"tensor", ts.name},
@@ -113,15 +131,20 @@ json check_config(Gate& g, size_t index) {
   if (!g.device_lost.empty()) {
     problems.push_back("not run: " + g.device_lost);
   }
+  std::vector<std::future<TrialData>> prepared;
   for (int trial = 0; trial < g.trials && g.device_lost.empty(); ++trial) {
-    TrialPlan plan = trial_plan(trial);
     StreamKey key{hash_name(g.task.suite + "/" + g.task.name), config_stream_id(g, index),
                   static_cast<uint32_t>(trial), 0};
-    HostData host = draw_inputs(g.task, c, key, plan);
+    prepared.push_back(std::async(std::launch::async, prepare_trial, std::cref(g), std::cref(c), key, trial_plan(trial)));
+  }
+  for (int trial = 0; trial < static_cast<int>(prepared.size()) && g.device_lost.empty(); ++trial) {
+    TrialPlan plan = trial_plan(trial);
+    TrialData data = prepared[trial].get();
+    const HostData& host = data.host;
     const std::string where = c.label + " (" + c.describe() + "), " + plan.describe();
     json tj = {{"trial", trial}, {"plan", plan.describe()}, {"tensors", json::array()}};
     size_t before = problems.size();
-    auto expected = expected_outputs(g, c, host, problems);
+    auto expected = g.reference ? std::move(data.expected) : baseline_outputs(g, c, host, problems);
     if (problems.size() > before) {
       cj["trials"].push_back(tj);
       break;

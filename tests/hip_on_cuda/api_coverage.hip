@@ -52,8 +52,14 @@ static_assert(hipSuccess == 0 && hipErrorInvalidValue == 1 && hipErrorOutOfMemor
                   hipErrorNotSupported == 801 && hipErrorInvalidHandle == 400 &&
                   hipErrorIllegalAddress == 700 && hipErrorLaunchFailure == 719,
               "HIP error numbers match HIP's own");
-static_assert(hipMemcpyHostToDevice == 1 && hipMemcpyDeviceToHost == 2 && hipMemcpyDefault == 4,
+static_assert(hipMemcpyHostToHost == 0 && hipMemcpyHostToDevice == 1 && hipMemcpyDeviceToHost == 2 &&
+                  hipMemcpyDeviceToDevice == 3 && hipMemcpyDefault == 4,
               "hipMemcpyKind values");
+static_assert(hipStreamDefault == 0 && hipStreamNonBlocking == 1 && hipEventDefault == 0 &&
+                  hipEventBlockingSync == 1 && hipEventDisableTiming == 2 && hipEventInterprocess == 4 &&
+                  hipHostMallocDefault == 0 && hipHostMallocPortable == 1 && hipHostMallocMapped == 2 &&
+                  hipHostMallocWriteCombined == 4,
+              "flag values (HIP took CUDA's)");
 
 static int g_failures = 0;
 #define CHECK(cond)                                                                       \
@@ -244,7 +250,8 @@ static void check_device(int dev) {
       hipDeviceAttributeIntegrated, hipDeviceAttributeEccEnabled, hipDeviceAttributePciBusId,
       hipDeviceAttributePciDeviceId, hipDeviceAttributePciDomainID};
   int v[sizeof attrs / sizeof attrs[0]];
-  for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; ++i) HIP_CHECK(hipDeviceGetAttribute(&v[i], attrs[i], dev));
+  for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; ++i)
+    HIP_CHECK(hipDeviceGetAttribute(&v[i], attrs[i], dev));
   int x = 0;
   HIP_CHECK(hipDeviceGetAttribute(&x, hipDeviceAttributeWarpSize, dev));
   CHECK(x == 32);
@@ -414,7 +421,8 @@ static void check_kernels_and_launch_api(int dev) {
   // hipLaunchKernel with an argument array, the const void* form HIP uses.
   int n2 = n;
   void* args[] = {&f, &n2};
-  HIP_CHECK(hipLaunchKernel((const void*)scale_kernel<float, 2>, dim3((n + 127) / 128), dim3(128), args, 0, 0));
+  HIP_CHECK(hipLaunchKernel((const void*)scale_kernel<float, 2>, dim3((n + 127) / 128), dim3(128),
+                            args, 0, 0));
   HIP_CHECK(hipDeviceSynchronize());
   HIP_CHECK(hipMemcpy(hf.data(), f, n * sizeof(float), hipMemcpyDeviceToHost));
   HIP_CHECK(hipMemcpy(hg.data(), g, n * sizeof(double), hipMemcpyDeviceToHost));
@@ -429,6 +437,8 @@ static void check_kernels_and_launch_api(int dev) {
   HIP_CHECK(hipMemset(ok, 0, sizeof(int)));
   HIP_CHECK(hipFuncSetAttribute((const void*)dyn_shared_kernel, hipFuncAttributeMaxDynamicSharedMemorySize,
                                 words * (int)sizeof(int)));
+  HIP_CHECK(hipFuncSetAttribute((const void*)dyn_shared_kernel,
+                                hipFuncAttributePreferredSharedMemoryCarveout, 100));
   hipLaunchKernelGGL(dyn_shared_kernel, dim3(1), dim3(256), words * sizeof(int), 0, ok, words);
   HIP_CHECK(hipGetLastError());
   int okh = 0;
@@ -441,7 +451,8 @@ static void check_kernels_and_launch_api(int dev) {
   HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, add_kernel, 256, 0));
   HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks2, (const void*)add_kernel, 256, 0));
   CHECK(blocks > 0 && blocks == blocks2);
-  HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&blocks2, (const void*)add_kernel, 256, 0, 0));
+  HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&blocks2, (const void*)add_kernel,
+                                                                  256, 0, 0));
   HIP_CHECK(hipOccupancyMaxPotentialBlockSize(&grid, &block, add_kernel));
   CHECK(grid > 0 && block > 0 && block <= 1024);
   HIP_CHECK(hipOccupancyMaxPotentialBlockSize(&grid, &block, (const void*)add_kernel, 0, 128));
@@ -535,7 +546,8 @@ static void check_rtc_and_modules(const char* arch_option) {
   CHECK(hiprtcGetProgramLogSize(prog, &log_size) == HIPRTC_SUCCESS);
   std::vector<char> log(log_size + 1, '\0');
   CHECK(hiprtcGetProgramLog(prog, log.data()) == HIPRTC_SUCCESS);
-  if (rc != HIPRTC_SUCCESS) fprintf(stderr, "hiprtc (%s): %s\n%s\n", arch_option, hiprtcGetErrorString(rc), log.data());
+  if (rc != HIPRTC_SUCCESS)
+    fprintf(stderr, "hiprtc (%s): %s\n%s\n", arch_option, hiprtcGetErrorString(rc), log.data());
   CHECK(rc == HIPRTC_SUCCESS);
   const char* lowered = nullptr;
   CHECK(hiprtcGetLoweredName(prog, "fill<7>", &lowered) == HIPRTC_SUCCESS && lowered != nullptr);

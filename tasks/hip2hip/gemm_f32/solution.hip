@@ -189,9 +189,11 @@ ARENA_EXPORT int arena_launch(const arena_args* a) {
   if (hipGetDevice(&dev) != hipSuccess) return 1;
   if (hipDeviceGetAttribute(&sms, hipDeviceAttributeMultiprocessorCount, dev) != hipSuccess)
     return 1;
-  // Large tiles do 4x the work per shared-memory load, but only pay off when there are
-  // enough of them to fill the machine; otherwise use 64 x 64 tiles (4x as many blocks).
+  // Large tiles do twice the FMAs per shared-memory load, but pay off only when there are
+  // enough of them to keep every multiprocessor busy with little wave imbalance (two resident
+  // per multiprocessor); otherwise use 64 x 64 tiles (4x as many blocks).
   const int64_t big_tiles = (int64_t)((M + 127) / 128) * ((N + 127) / 128);
-  if (big_tiles >= sms) return launch_tile<128, 128, 8, 8, 8>(A, B, C, M, N, K, a->stream);
+  if (big_tiles >= (int64_t)sms + sms / 2)
+    return launch_tile<128, 128, 8, 8, 8>(A, B, C, M, N, K, a->stream);
   return launch_tile<64, 64, 16, 4, 4>(A, B, C, M, N, K, a->stream);
 }

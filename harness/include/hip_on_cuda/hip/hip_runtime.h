@@ -93,7 +93,14 @@ __device__ __forceinline__ T __shfl_xor(T var, int lane_mask, int width = 32) {
  * Warp votes, HIP style. CUDA still declares __ballot/__any/__all (extern "C", 32-bit
  * ballot, rejected by ptxas on sm_70+), so a function cannot replace them: macros route the
  * names to ours. They vote over the lanes active at the call, as HIP does (inactive lanes
- * give 0 bits), and __ballot returns 64 bits like HIP (upper half 0: warps are 32 wide). */
+ * give 0 bits), and __ballot returns 64 bits like HIP (upper half 0: warps are 32 wide).
+ * libcu++ (pulled in by <cooperative_groups.h>, CUB, cuda::std) declares a struct member
+ * `__any(...)`; parse that header first, before the macros exist. */
+#if defined(__has_include) && __cplusplus >= 201703L
+#if __has_include(<cuda/std/__functional/invoke.h>)
+#include <cuda/std/__functional/invoke.h>
+#endif
+#endif
 namespace hip_on_cuda {
 __device__ __forceinline__ unsigned long long ballot(int pred) {
   return __ballot_sync(__activemask(), pred);

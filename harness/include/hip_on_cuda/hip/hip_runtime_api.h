@@ -431,16 +431,20 @@ static inline hipError_t hipMemsetAsync(void* dst, int value, size_t size,
 }
 
 /* The driver API needs a current, live context. The runtime binds its primary context to a
- * thread lazily, and hipDeviceReset leaves a destroyed one current (cuCtxGetDevice then
- * fails), so check before a cu* call and let a runtime call (re)bind it if needed: two
- * cheap driver queries once it is bound. */
+ * thread lazily, and after hipDeviceReset the thread keeps a primary context that is no longer
+ * initialised. Check both (cheap driver queries, no GPU work) and let a runtime call (re)bind
+ * and initialise it if needed. */
 static inline hipError_t hipOnCudaBindContext(void) {
   CUcontext ctx = NULL;
   CUdevice dev;
-  if (cuCtxGetCurrent(&ctx) == CUDA_SUCCESS && ctx != NULL && cuCtxGetDevice(&dev) == CUDA_SUCCESS)
+  unsigned int flags;
+  int active = 0;
+  if (cuCtxGetCurrent(&ctx) == CUDA_SUCCESS && ctx != NULL && cuCtxGetDevice(&dev) == CUDA_SUCCESS &&
+      cuDevicePrimaryCtxGetState(dev, &flags, &active) == CUDA_SUCCESS && active)
     return hipSuccess;
   return cudaFree(NULL);
 }
+
 #define HIP_ON_CUDA_DPTR(p) ((CUdeviceptr)(uintptr_t)(p))
 
 /* 8/16/32-bit pattern fills (count is in elements): CUDA's runtime has only the byte form. */
