@@ -10,7 +10,9 @@
 // registers before the current tile is used (double-buffered shared memory, one barrier per
 // step). Global loads and C stores are 16-byte vectors when the row length allows (K % 4 == 0
 // for A, N % 4 == 0 for B and C) and fall back to checked scalar accesses on ragged edges,
-// so every M, N, K >= 1 works. Plain fp32 FMA throughout.
+// so every M, N, K >= 1 works. When even the 64 x 64 grid is small and K is long, K is split
+// into chunks (blockIdx.z) whose partial products go to the workspace and a second kernel sums
+// them in a fixed order (deterministic). Plain fp32 FMA throughout.
 #include <hip/hip_runtime.h>
 #include "arena/arena_abi.h"
 
@@ -20,7 +22,8 @@ template <int BM, int BN, int BK, int TM, int TN>
 __global__ __launch_bounds__(NTHREADS) void sgemm_regblock(const float* __restrict__ A,
                                                            const float* __restrict__ B,
                                                            float* __restrict__ C, int M, int N,
-                                                           int K, int vecA, int vecB) {
+                                                           int K, int kchunk, int vecA,
+                                                           int vecB) {
   constexpr int TX = BN / TN;  // threads along N
   constexpr int TY = BM / TM;  // threads along M
   static_assert(TX * TY == NTHREADS, "tile / thread mismatch");
@@ -37,6 +40,11 @@ __global__ __launch_bounds__(NTHREADS) void sgemm_regblock(const float* __restri
   const int t = threadIdx.x;
   const int tx = t % TX, ty = t / TX;
   const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
+  // K range of this block: [kbeg, kend); kchunk is a multiple of BK. With a split, block z
+  // writes its partial product to slice z of C (the workspace).
+  const int kbeg = blockIdx.z * kchunk;
+  const int kend = min(K, kbeg + kchunk);
+  C += (int64_t)blockIdx.z * M * N;
 
   float4 ra[A_LD], rb[B_LD];
 
@@ -51,13 +59,13 @@ __global__ __launch_bounds__(NTHREADS) void sgemm_regblock(const float* __restri
         const int k = k0 + (idx % (BK / 4)) * 4;
         if (m < M) {
           const float* p = A + (int64_t)m * K + k;
-          if (vecA && k + 3 < K) {
+          if (vecA && k + 3 < kend) {
             v = *reinterpret_cast<const float4*>(p);
           } else {
-            if (k + 0 < K) v.x = p[0];
-            if (k + 1 < K) v.y = p[1];
-            if (k + 2 < K) v.z = p[2];
-            if (k + 3 < K) v.w = p[3];
+            if (k + 0 < kend) v.x = p[0];
+            if (k + 1 < kend) v.y = p[1];
+            if (k + 2 < kend) v.z = p[2];
+            if (k + 3 < kend) v.w = p[3];
           }
         }
       }
@@ -70,7 +78,7 @@ __global__ __launch_bounds__(NTHREADS) void sgemm_regblock(const float* __restri
       if (idx < B_VEC) {
         const int k = k0 + idx / (BN / 4);
         const int n = n0 + (idx % (BN / 4)) * 4;
-        if (k < K) {
+        if (k < kend) {
           const float* p = B + (int64_t)k * N + n;
           if (vecB && n + 3 < N) {
             v = *reinterpret_cast<const float4*>(p);
@@ -114,15 +122,15 @@ __global__ __launch_bounds__(NTHREADS) void sgemm_regblock(const float* __restri
 #pragma unroll
     for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
 
-  const int ktiles = (K + BK - 1) / BK;
-  load_tile(0);
+  const int ktiles = (kend - kbeg + BK - 1) / BK;
+  load_tile(kbeg);
   store_tile(0);
   __syncthreads();
 
   for (int kt = 0; kt < ktiles; ++kt) {
     const int cur = kt & 1;
     const bool more = kt + 1 < ktiles;
-    if (more) load_tile((kt + 1) * BK);  // in flight while we compute
+    if (more) load_tile(kbeg + (kt + 1) * BK);  // in flight while we compute
 #pragma unroll
     for (int k = 0; k < BK; ++k) {
       float a[TM], b[TN];
@@ -167,15 +175,64 @@ __global__ __launch_bounds__(NTHREADS) void sgemm_regblock(const float* __restri
   }
 }
 
+// C[i] = sum over the nsplit slices of W (fixed order), 16-byte vectors when possible.
+__global__ __launch_bounds__(NTHREADS) void splitk_reduce(const float* __restrict__ W,
+                                                          float* __restrict__ C, int64_t n,
+                                                          int nsplit) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  const int64_t i0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (n % 4 == 0) {
+    const float4* W4 = reinterpret_cast<const float4*>(W);
+    float4* C4 = reinterpret_cast<float4*>(C);
+    const int64_t n4 = n / 4;
+    for (int64_t i = i0; i < n4; i += stride) {
+      float4 acc = W4[i];
+      for (int z = 1; z < nsplit; ++z) {
+        const float4 v = W4[(int64_t)z * n4 + i];
+        acc.x += v.x; acc.y += v.y; acc.z += v.z; acc.w += v.w;
+      }
+      C4[i] = acc;
+    }
+  } else {
+    for (int64_t i = i0; i < n; i += stride) {
+      float acc = W[i];
+      for (int z = 1; z < nsplit; ++z) acc += W[(int64_t)z * n + i];
+      C[i] = acc;
+    }
+  }
+}
+
+// Number of K chunks for the 64 x 64 kernel: enough blocks for about 256 in all, chunks of at
+// least 128 along K, at most 16 of them. A function of the params alone, so that
+// arena_workspace_size and arena_launch agree. Returns the chunk length (a multiple of 16).
+static int splitk_chunk(int64_t M, int64_t N, int64_t K, int* nsplit) {
+  const int64_t tiles = ((M + 63) / 64) * ((N + 63) / 64);
+  int64_t s = (256 + tiles - 1) / tiles;
+  if (s > K / 128) s = K / 128;
+  if (s > 16) s = 16;
+  if (s < 2) { *nsplit = 1; return (int)K; }
+  int64_t chunk = (K + s - 1) / s;
+  chunk = (chunk + 15) / 16 * 16;
+  *nsplit = (int)((K + chunk - 1) / chunk);
+  return (int)chunk;
+}
+
 template <int BM, int BN, int BK, int TM, int TN>
-static int launch_tile(const float* A, const float* B, float* C, int M, int N, int K,
-                       hipStream_t s) {
-  const dim3 grid((unsigned)((N + BN - 1) / BN), (unsigned)((M + BM - 1) / BM));
+static int launch_tile(const float* A, const float* B, float* C, int M, int N, int K, int kchunk,
+                       int nsplit, hipStream_t s) {
+  const dim3 grid((unsigned)((N + BN - 1) / BN), (unsigned)((M + BM - 1) / BM), (unsigned)nsplit);
   if (grid.y > 65535) return 1;
   const int vecA = (K % 4) == 0, vecB = (N % 4) == 0;
   hipLaunchKernelGGL((sgemm_regblock<BM, BN, BK, TM, TN>), grid, dim3(NTHREADS), 0, s, A, B, C,
-                     M, N, K, vecA, vecB);
+                     M, N, K, kchunk, vecA, vecB);
   return hipGetLastError() == hipSuccess ? 0 : 1;
+}
+
+ARENA_EXPORT size_t arena_workspace_size(const arena_args* a) {
+  int nsplit = 1;
+  splitk_chunk(a->ints[0], a->ints[1], a->ints[2], &nsplit);
+  return nsplit > 1 ? (size_t)nsplit * (size_t)a->ints[0] * (size_t)a->ints[1] * sizeof(float)
+                    : 0;
 }
 
 ARENA_EXPORT int arena_launch(const arena_args* a) {
@@ -191,9 +248,23 @@ ARENA_EXPORT int arena_launch(const arena_args* a) {
     return 1;
   // Large tiles do twice the FMAs per shared-memory load, but pay off only when there are
   // enough of them to keep every multiprocessor busy with little wave imbalance (two resident
-  // per multiprocessor); otherwise use 64 x 64 tiles (4x as many blocks).
+  // per multiprocessor); otherwise use 64 x 64 tiles (4x as many blocks), split along K when
+  // even those are too few.
   const int64_t big_tiles = (int64_t)((M + 127) / 128) * ((N + 127) / 128);
   if (big_tiles >= (int64_t)sms + sms / 2)
-    return launch_tile<128, 128, 8, 8, 8>(A, B, C, M, N, K, a->stream);
-  return launch_tile<64, 64, 16, 4, 4>(A, B, C, M, N, K, a->stream);
+    return launch_tile<128, 128, 8, 8, 8>(A, B, C, M, N, K, K, 1, a->stream);
+  int nsplit = 1;
+  const int kchunk = splitk_chunk(M, N, K, &nsplit);
+  if (nsplit == 1) return launch_tile<64, 64, 16, 4, 4>(A, B, C, M, N, K, K, 1, a->stream);
+  const size_t need = (size_t)nsplit * (size_t)M * (size_t)N * sizeof(float);
+  if (a->workspace == nullptr || a->workspace_bytes < need) return 1;
+  float* W = static_cast<float*>(a->workspace);
+  if (launch_tile<64, 64, 16, 4, 4>(A, B, W, M, N, K, kchunk, nsplit, a->stream)) return 1;
+  const int64_t n = (int64_t)M * N;
+  const int64_t work = n % 4 == 0 ? n / 4 : n;
+  int64_t grid = (work + NTHREADS - 1) / NTHREADS;
+  if (grid > (int64_t)sms * 8) grid = (int64_t)sms * 8;
+  hipLaunchKernelGGL(splitk_reduce, dim3((unsigned)grid), dim3(NTHREADS), 0, a->stream, W, C, n,
+                     nsplit);
+  return hipGetLastError() == hipSuccess ? 0 : 1;
 }

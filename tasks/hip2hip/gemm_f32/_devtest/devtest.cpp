@@ -18,13 +18,14 @@ int main(int argc, char** argv) {
   bool gemm = std::string(argv[1]) == "gemm";
   void* rh = dlopen(argv[2], RTLD_NOW); if (!rh) { printf("%s\n", dlerror()); return 2; }
   auto ref = (arena_reference_fn)dlsym(rh, "arena_reference");
-  std::vector<std::string> names; std::vector<launch_t> fns;
+  std::vector<std::string> names; std::vector<launch_t> fns; std::vector<arena_workspace_size_fn> wss;
   int i = 3;
   for (; i < argc && std::string(argv[i]) != "--"; ++i) {  // lib.so or lib.so:symbol
     std::string s = argv[i]; std::string sym = "arena_launch"; auto c = s.find(':');
     if (c != std::string::npos) { sym = s.substr(c + 1); s = s.substr(0, c); }
     void* h = dlopen(s.c_str(), RTLD_NOW); if (!h) { printf("%s\n", dlerror()); return 2; }
     names.push_back(std::string(argv[i])); fns.push_back((launch_t)dlsym(h, sym.c_str()));
+    wss.push_back(sym == "arena_launch" ? (arena_workspace_size_fn)dlsym(h, "arena_workspace_size") : nullptr);
   }
   int fails = 0;
   double atol = 2e-4, rtol = 2e-5;
@@ -57,6 +58,9 @@ int main(int argc, char** argv) {
     double base_us = 0;
     for (size_t f = 0; f < fns.size(); ++f) {
       CK(cudaMemset(d[nt - 1], 0xff, numel[nt - 1] * 4));
+      a.workspace = nullptr; a.workspace_bytes = 0;
+      if (wss[f]) { arena_args q = a; q.tensors = nullptr; a.workspace_bytes = wss[f](&q); }
+      if (a.workspace_bytes) { CK(cudaMalloc(&a.workspace, a.workspace_bytes)); CK(cudaMemset(a.workspace, 0xff, a.workspace_bytes)); }
       int rc = fns[f](&a); CK(cudaStreamSynchronize(st)); CK(cudaGetLastError());
       std::vector<float> out(numel[nt - 1]);
       CK(cudaMemcpy(out.data(), d[nt - 1], numel[nt - 1] * 4, cudaMemcpyDeviceToHost));
@@ -79,7 +83,8 @@ int main(int argc, char** argv) {
         if (f == 0) base_us = us;
       }
       double work = gemm ? 2.0 * p[0] * p[1] * p[2] : 8.0 * p[0] * p[1];
-      printf("   %-28s rc=%d bad=%lld maxerr=%.3g err/tol=%.3f", names[f].c_str(), rc, (long long)bad, maxerr, worst);
+      if (a.workspace) CK(cudaFree(a.workspace));
+      printf("   ws=%zu %-28s rc=%d bad=%lld maxerr=%.3g err/tol=%.3f", a.workspace_bytes, names[f].c_str(), rc, (long long)bad, maxerr, worst);
       if (us > 0) printf("  %9.2f us  %s %.2f  speedup %.2fx", us, gemm ? "TFLOP/s" : "TB/s", work / us / 1e6, base_us / us);
       printf("\n");
     }

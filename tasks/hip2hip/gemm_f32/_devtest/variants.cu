@@ -2,7 +2,7 @@
 #define V(name, BM, BN, BK, TM, TN) \
   extern "C" __attribute__((visibility("default"))) int name(const arena_args* a) { \
     return launch_tile<BM, BN, BK, TM, TN>((const float*)a->tensors[0], (const float*)a->tensors[1], \
-      (float*)a->tensors[2], (int)a->ints[0], (int)a->ints[1], (int)a->ints[2], a->stream); }
+      (float*)a->tensors[2], (int)a->ints[0], (int)a->ints[1], (int)a->ints[2], (int)a->ints[2], 1, a->stream); }
 V(v128, 128, 128, 8, 8, 8)
 V(v128x64, 128, 64, 8, 8, 4)
 V(v64x128, 64, 128, 8, 4, 8)
