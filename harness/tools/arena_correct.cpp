@@ -131,6 +131,7 @@ json check_config(Gate& g, size_t index) {
   if (!g.device_lost.empty()) {
     problems.push_back("not run: " + g.device_lost);
   }
+  double waiting_s = 0;  // time spent waiting for inputs and the oracle (host side)
   std::vector<std::future<TrialData>> prepared;
   for (int trial = 0; trial < g.trials && g.device_lost.empty(); ++trial) {
     StreamKey key{hash_name(g.task.suite + "/" + g.task.name), config_stream_id(g, index),
@@ -139,7 +140,9 @@ json check_config(Gate& g, size_t index) {
   }
   for (int trial = 0; trial < static_cast<int>(prepared.size()) && g.device_lost.empty(); ++trial) {
     TrialPlan plan = trial_plan(trial);
+    auto wait0 = std::chrono::steady_clock::now();
     TrialData data = prepared[trial].get();
+    waiting_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - wait0).count();
     const HostData& host = data.host;
     const std::string where = c.label + " (" + c.describe() + "), " + plan.describe();
     json tj = {{"trial", trial}, {"plan", plan.describe()}, {"tensors", json::array()}};
@@ -174,6 +177,7 @@ json check_config(Gate& g, size_t index) {
     cj["trials"].push_back(tj);
   }
   cj["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  cj["host_wait_seconds"] = waiting_s;
   cj["passed"] = problems.empty();
   cj["problems"] = problems;
   return cj;

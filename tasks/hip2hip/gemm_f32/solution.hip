@@ -19,11 +19,11 @@
 #define NTHREADS 256
 
 template <int BM, int BN, int BK, int TM, int TN>
-__global__ __launch_bounds__(NTHREADS) void sgemm_regblock(const float* __restrict__ A,
-                                                           const float* __restrict__ B,
-                                                           float* __restrict__ C, int M, int N,
-                                                           int K, int kchunk, int vecA,
-                                                           int vecB) {
+__global__ __launch_bounds__(NTHREADS, 2) void sgemm_regblock(const float* __restrict__ A,
+                                                              const float* __restrict__ B,
+                                                              float* __restrict__ C, int M,
+                                                              int N, int K, int kchunk,
+                                                              int vecA, int vecB) {
   constexpr int TX = BN / TN;  // threads along N
   constexpr int TY = BM / TM;  // threads along M
   static_assert(TX * TY == NTHREADS, "tile / thread mismatch");
@@ -43,7 +43,7 @@ __global__ __launch_bounds__(NTHREADS) void sgemm_regblock(const float* __restri
   // K range of this block: [kbeg, kend); kchunk is a multiple of BK. With a split, block z
   // writes its partial product to slice z of C (the workspace).
   const int kbeg = blockIdx.z * kchunk;
-  const int kend = min(K, kbeg + kchunk);
+  const int kend = K < kbeg + kchunk ? K : kbeg + kchunk;
   C += (int64_t)blockIdx.z * M * N;
 
   float4 ra[A_LD], rb[B_LD];

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs the harness's checks on a GPU machine and keeps what they printed and wrote.
+#
+#   tests/gpu/evidence.sh build                 configure + build (nvidia) into build/gpu
+#   tests/gpu/evidence.sh suite <candidate>     ctest -L hip2hip with baseline | solution | <folder>
+#   tests/gpu/evidence.sh case <name>           one broken candidate (tests/candidates/<name>) on gelu_f16
+#   tests/gpu/evidence.sh mixed <name>          the whole suite with <name> on gelu_f16, baselines elsewhere
+#
+# Logs and result JSON go to $OUT (or ./gpu-evidence).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+out=${OUT:-gpu-evidence}
+mkdir -p "$out"
+build=build/gpu
+jobs=$(nproc)
+
+configure() {  # candidate [fallback]
+  cmake -S . -B $build -DARENA_HIP_PLATFORM=nvidia -DARENA_SUITES=hip2hip -DARENA_BUILD_FRAMEWORK_TESTS=OFF \
+    -DARENA_CANDIDATE="$1" -DARENA_CANDIDATE_FALLBACK="${2:-none}" >>"$out/configure.log" 2>&1 ||
+    { tail -40 "$out/configure.log"; exit 1; }
+}
+
+run_ctest() {  # tag, ctest args...
+  local tag=$1
+  shift
+  rm -rf $build/arena/results
+  local t0=$(date +%s.%N)
+  (cd $build && ctest --resource-spec-file arena_resources.json -V "$@") >"$out/ctest-$tag.log" 2>&1
+  local rc=$?
+  local t1=$(date +%s.%N)
+  echo "ctest $tag: exit $rc, wall $(echo "$t1 - $t0" | bc) s"
+  grep -E "^ *[0-9]+/[0-9]+ Test +#" "$out/ctest-$tag.log"
+  $build/harness/arena-summary $build/arena/results | tee "$out/summary-$tag.txt"
+  tar -C $build/arena -czf "$out/results-$tag.tgz" results
+}
+
+case ${1:-} in
+  build)
+    configure baseline
+    cmake --build $build --parallel "$jobs" >"$out/build.log" 2>&1 || { grep -B2 -A8 error "$out/build.log" | head -80; exit 1; }
+    echo "built"
+    ;;
+  suite)
+    configure "$2"
+    run_ctest "suite-$(basename "$2")" -L '^hip2hip$'
+    ;;
+  case)
+    configure "$PWD/tests/candidates/$2" baseline
+    run_ctest "case-$2" -R '^hip2hip/gelu_f16/'
+    grep -hE "FAILED|SKIPPED|out-of-bounds|mismatched|did not finish|slower|breaks" "$out/ctest-case-$2.log" | sort -u | head -20
+    ;;
+  mixed)
+    configure "$PWD/tests/candidates/$2" baseline
+    run_ctest "mixed-$2" -L '^hip2hip$'
+    ;;
+  *)
+    echo "usage: $0 build | suite <candidate> | case <name> | mixed <name>" >&2
+    exit 2
+    ;;
+esac
