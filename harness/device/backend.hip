@@ -40,6 +40,12 @@ __global__ void flush_kernel(uint4* p, size_t n) {
 
 __global__ void empty_kernel() {}
 
+__global__ void compare_kernel(const unsigned char* a, const unsigned char* b, size_t n,
+                               unsigned long long* first) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    if (a[i] != b[i]) atomicMin(first, (unsigned long long)i);
+}
+
 int grid_for(size_t n) {
   size_t blocks = (n + 255) / 256;
   return static_cast<int>(blocks < 65535 ? (blocks ? blocks : 1) : 65535);
@@ -202,6 +208,27 @@ int arena_dev_event_record(void* e, void* stream) {
 int arena_dev_event_elapsed_ms(void* start, void* stop, float* ms) {
   ARENA_TRY(hipEventSynchronize(static_cast<hipEvent_t>(stop)));
   ARENA_TRY(hipEventElapsedTime(ms, static_cast<hipEvent_t>(start), static_cast<hipEvent_t>(stop)));
+  return 0;
+}
+
+int arena_dev_compare(const void* a, const void* b, size_t bytes, void* stream, size_t* first_diff) {
+  *first_diff = bytes;
+  if (bytes == 0) return 0;
+  unsigned long long* d = nullptr;
+  ARENA_TRY(hipMalloc(&d, sizeof *d));
+  unsigned long long init = bytes;
+  hipError_t e = hipMemcpyAsync(d, &init, sizeof init, hipMemcpyHostToDevice, as_stream(stream));
+  if (e == hipSuccess) {
+    hipLaunchKernelGGL(compare_kernel, dim3(grid_for(bytes)), dim3(256), 0, as_stream(stream),
+                       static_cast<const unsigned char*>(a), static_cast<const unsigned char*>(b), bytes, d);
+    e = hipGetLastError();
+  }
+  unsigned long long result = bytes;
+  if (e == hipSuccess) e = hipMemcpyAsync(&result, d, sizeof result, hipMemcpyDeviceToHost, as_stream(stream));
+  if (e == hipSuccess) e = hipStreamSynchronize(as_stream(stream));
+  (void)hipFree(d);
+  if (e != hipSuccess) return fail(e, "comparing device buffers");
+  *first_diff = static_cast<size_t>(result);
   return 0;
 }
 

@@ -54,6 +54,10 @@ int arena_dev_event_destroy(void* e);
 int arena_dev_event_record(void* e, void* stream);
 int arena_dev_event_elapsed_ms(void* start, void* stop, float* ms);
 
+/* Compares two device buffers on `stream` and waits: *first_diff = index of the first
+ * differing byte, or `bytes` when they are equal. */
+int arena_dev_compare(const void* a, const void* b, size_t bytes, void* stream, size_t* first_diff);
+
 /* Read-modify-write over `bytes` of `buf` on `stream`: evicts caches before a sample. */
 int arena_dev_flush(void* buf, size_t bytes, void* stream);
 /* Drops any L2 persisting window and its carve-out (a kernel cannot keep data resident). */

@@ -50,7 +50,8 @@ class PerfEngine {
   struct ConfigRun;
 
  private:
-  double sample_ms(Side& side);
+  struct BufferSet;
+  double sample_ms(ConfigRun& c, Side& side, BufferSet& set);
   void warm_up();
   double event_floor_us();
   bool config_done(ConfigRun& c);

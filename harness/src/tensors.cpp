@@ -108,11 +108,29 @@ uint64_t poison_pattern(DType d, int variant) {
 
 DeviceTensors::DeviceTensors(const TaskSpec& t, const Config& c, const HostData& in, const KernelLibrary& k,
                              const Stream& s)
-    : task_(t), ints_(c.ints), floats_(c.floats), numel_(in.numel) {
+    : task_(t), storage_(std::make_shared<Storage>()), ints_(c.ints), floats_(c.floats), numel_(in.numel) {
   for (size_t i = 0; i < t.tensors.size(); ++i) {
-    buffers_.emplace_back(in.numel[i] * dtype_size(t.tensors[i].dtype), s);
-    pointers_.push_back(buffers_.back().data());
+    const size_t bytes = in.numel[i] * dtype_size(t.tensors[i].dtype);
+    storage_->buffers.emplace_back(bytes, s);
+    storage_->pristine.emplace_back(t.tensors[i].reads() ? DeviceBuffer(bytes) : DeviceBuffer());
   }
+  bind(k, s);
+  reset(in, 0, s);
+}
+
+DeviceTensors::DeviceTensors(const DeviceTensors& other, const KernelLibrary& k, const Stream& s)
+    : task_(other.task_),
+      storage_(other.storage_),
+      ints_(other.ints_),
+      floats_(other.floats_),
+      numel_(other.numel_),
+      poison_variant_(other.poison_variant_) {
+  bind(k, s);
+  if (workspace_) workspace_->fill(0xFEDCBA9876543210ull, s);
+}
+
+void DeviceTensors::bind(const KernelLibrary& k, const Stream& s) {
+  for (const auto& b : storage_->buffers) pointers_.push_back(b.data());
   args_.tensors = pointers_.data();
   args_.num_tensors = static_cast<int>(pointers_.size());
   args_.ints = ints_.data();
@@ -120,58 +138,64 @@ DeviceTensors::DeviceTensors(const TaskSpec& t, const Config& c, const HostData&
   args_.floats = floats_.data();
   args_.num_floats = static_cast<int>(floats_.size());
   args_.stream = s.get();
-  if (k.workspace_size) {
-    arena_args query = args_;
-    query.tensors = nullptr;
-    query.num_tensors = 0;
-    query.stream = nullptr;
-    size_t ws = k.workspace_size(&query);
-    if (ws > (size_t{64} << 30))
-      throw std::runtime_error(k.role + " asks for " + std::to_string(ws) + " workspace bytes (over 64 GiB)");
-    if (ws > 0) {
-      workspace_ = GuardedBuffer(ws, s);
-      has_workspace_ = true;
-      args_.workspace = workspace_.data();
-      args_.workspace_bytes = ws;
-    }
-  }
-  reset(in, 0, s);
+  if (!k.workspace_size) return;
+  arena_args query = args_;
+  query.tensors = nullptr;
+  query.num_tensors = 0;
+  query.stream = nullptr;
+  size_t ws = k.workspace_size(&query);
+  if (ws > (size_t{64} << 30))
+    throw std::runtime_error(k.role + " asks for " + std::to_string(ws) + " workspace bytes (over 64 GiB)");
+  if (ws == 0) return;
+  workspace_ = std::make_unique<GuardedBuffer>(ws, s);
+  args_.workspace = workspace_->data();
+  args_.workspace_bytes = ws;
 }
 
 void DeviceTensors::reset(const HostData& in, int poison_variant, const Stream& s) {
+  poison_variant_ = poison_variant;
   for (size_t i = 0; i < task_.tensors.size(); ++i) {
+    GuardedBuffer& b = storage_->buffers[i];
+    b.fill(poison_pattern(task_.tensors[i].dtype, poison_variant), s);
     if (task_.tensors[i].reads()) {
-      buffers_[i].fill(poison_pattern(task_.tensors[i].dtype, poison_variant), s);
       if (!s.wait(60)) throw DeviceError("filling a buffer timed out");
-      buffers_[i].upload(in.bytes[i].data());
-    } else {
-      buffers_[i].fill(poison_pattern(task_.tensors[i].dtype, poison_variant), s);
+      b.upload(in.bytes[i].data());
+      check(arena_dev_h2d(storage_->pristine[i].get(), in.bytes[i].data(), b.bytes()), "copying to the device");
     }
   }
   // Scratch starts as garbage: a kernel must not rely on zeroed workspace.
-  if (has_workspace_) workspace_.fill(poison_variant ? 0x0123456789ABCDEFull : 0xFEDCBA9876543210ull, s);
+  if (workspace_) workspace_->fill(poison_variant ? 0x0123456789ABCDEFull : 0xFEDCBA9876543210ull, s);
   if (!s.wait(60)) throw DeviceError("preparing buffers timed out");
 }
 
-std::vector<std::string> DeviceTensors::integrity_problems(const HostData& in) const {
+void DeviceTensors::prepare_launch(const Stream& s) const {
+  for (size_t i = 0; i < task_.tensors.size(); ++i) {
+    const TensorSpec& ts = task_.tensors[i];
+    GuardedBuffer& b = storage_->buffers[i];
+    if (ts.role == Role::Output) b.fill(poison_pattern(ts.dtype, poison_variant_), s);
+    if (ts.role == Role::InOut)
+      check(arena_dev_d2d(b.data(), storage_->pristine[i].get(), b.bytes(), s.get()), "restoring an inout tensor");
+  }
+}
+
+std::vector<std::string> DeviceTensors::integrity_problems(const Stream& s) const {
   std::vector<std::string> problems;
   for (size_t i = 0; i < task_.tensors.size(); ++i) {
     const TensorSpec& ts = task_.tensors[i];
-    std::string red = buffers_[i].check_red_zones("tensor '" + ts.name + "'");
+    const GuardedBuffer& b = storage_->buffers[i];
+    std::string red = b.check_red_zones("tensor '" + ts.name + "'");
     if (!red.empty()) problems.push_back(red);
     if (ts.role == Role::Input) {
-      std::vector<unsigned char> now(buffers_[i].bytes());
-      buffers_[i].download(now.data());
-      if (std::memcmp(now.data(), in.bytes[i].data(), now.size()) != 0) {
-        size_t first = 0;
-        while (first < now.size() && now[first] == in.bytes[i][first]) ++first;
+      size_t first = 0;
+      check(arena_dev_compare(b.data(), storage_->pristine[i].get(), b.bytes(), s.get(), &first),
+            "checking input '" + ts.name + "'");
+      if (first < b.bytes())
         problems.push_back("input tensor '" + ts.name + "' was modified (first changed element " +
                            std::to_string(first / dtype_size(ts.dtype)) + ")");
-      }
     }
   }
-  if (has_workspace_) {
-    std::string red = workspace_.check_red_zones("workspace");
+  if (workspace_) {
+    std::string red = workspace_->check_red_zones("workspace");
     if (!red.empty()) problems.push_back(red);
   }
   return problems;
@@ -179,8 +203,9 @@ std::vector<std::string> DeviceTensors::integrity_problems(const HostData& in) c
 
 std::vector<double> DeviceTensors::output_values(size_t i) const {
   const TensorSpec& ts = task_.tensors[i];
-  std::vector<unsigned char> raw(buffers_[i].bytes());
-  buffers_[i].download(raw.data());
+  const GuardedBuffer& b = storage_->buffers[i];
+  std::vector<unsigned char> raw(b.bytes());
+  b.download(raw.data());
   std::vector<double> v(numel_[i]);
   parallel_to_double(ts.dtype, raw.data(), v.data(), numel_[i]);
   return v;

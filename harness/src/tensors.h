@@ -2,6 +2,7 @@
 // expected outputs, and guarded device buffers that a kernel runs on and is checked against.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,31 +33,45 @@ std::vector<std::vector<double>> run_reference(const TaskSpec& t, const Config& 
 // byte, so an element left unwritten cannot match in two launches.
 uint64_t poison_pattern(DType d, int variant);
 
-// Guarded device buffers for one launch of one kernel library.
+// Guarded device buffers for launches of one kernel library. Tensor buffers can be shared
+// with a twin for another library (the perf gate times both kernels on the same buffers);
+// the workspace is always the library's own.
 class DeviceTensors {
  public:
   DeviceTensors(const TaskSpec& t, const Config& c, const HostData& in, const KernelLibrary& k, const Stream& s);
-  // Re-uploads inputs and inout tensors, poisons outputs and workspace (variant 0/1).
+  // Same tensor buffers as `other`, own workspace sized for `k`.
+  DeviceTensors(const DeviceTensors& other, const KernelLibrary& k, const Stream& s);
+  // Uploads inputs and inout tensors (and their pristine copies), poisons outputs and
+  // workspace (variant 0/1), and waits.
   void reset(const HostData& in, int poison_variant, const Stream& s);
+  // Enqueues, without waiting: outputs poisoned, inout tensors restored from their pristine
+  // copies. Run before every timed sample, so each launch starts from the same state.
+  void prepare_launch(const Stream& s) const;
   // The ABI struct; valid while this object lives.
   const arena_args& args() const { return args_; }
-  // Red-zone and input-integrity checks; each problem is one sentence.
-  std::vector<std::string> integrity_problems(const HostData& in) const;
+  // Red-zone and input-integrity checks (inputs compared on the device with their pristine
+  // copies); each problem is one sentence.
+  std::vector<std::string> integrity_problems(const Stream& s) const;
   // Output (and inout) tensor `i` as doubles.
   std::vector<double> output_values(size_t i) const;
   size_t workspace_bytes() const { return args_.workspace_bytes; }
-  const GuardedBuffer& buffer(size_t i) const { return buffers_[i]; }
 
  private:
+  struct Storage {
+    std::vector<GuardedBuffer> buffers;
+    std::vector<DeviceBuffer> pristine;  // inputs and inout tensors: the uploaded values
+  };
+  void bind(const KernelLibrary& k, const Stream& s);
+
   const TaskSpec& task_;
-  std::vector<GuardedBuffer> buffers_;
-  GuardedBuffer workspace_;
-  bool has_workspace_ = false;
+  std::shared_ptr<Storage> storage_;
+  std::unique_ptr<GuardedBuffer> workspace_;
   std::vector<void*> pointers_;
   std::vector<int64_t> ints_;
   std::vector<double> floats_;
-  arena_args args_{};
   std::vector<int64_t> numel_;
+  arena_args args_{};
+  int poison_variant_ = 0;
 };
 
 // compare() over all cores: the same result as one serial pass (mismatches listed in order).

@@ -28,7 +28,7 @@ run_ctest() {  # tag, ctest args...
   (cd $build && ctest --resource-spec-file arena_resources.json -V "$@") >"$out/ctest-$tag.log" 2>&1
   local rc=$?
   local t1=$(date +%s.%N)
-  echo "ctest $tag: exit $rc, wall $(echo "$t1 - $t0" | bc) s"
+  echo "ctest $tag: exit $rc, wall $(awk "BEGIN{print $t1 - $t0}") s"
   grep -E "^ *[0-9]+/[0-9]+ Test +#" "$out/ctest-$tag.log"
   $build/harness/arena-summary $build/arena/results | tee "$out/summary-$tag.txt"
   tar -C $build/arena -czf "$out/results-$tag.tgz" results
