@@ -122,11 +122,11 @@ std::string GuardedBuffer::check_red_zones(const std::string& name) const {
   // Search backwards in the leading zone, so the reported write is the one nearest the data.
   for (size_t i = kRedZone; i-- > 0;)
     if (before[i] != static_cast<unsigned char>(kRedPattern >> (8 * (i % 8))))
-      return name + ": out-of-bounds write " + std::to_string(kRedZone - i) + " byte(s) before the start";
+      return name + ": out-of-bounds write " + std::to_string(kRedZone - i) + " byte(s) before its start";
   for (size_t i = 0; i < after.size(); ++i)
     if (after[i] != expected_byte(bytes_ + i))
-      return name + ": out-of-bounds write " + std::to_string(i) + " byte(s) past the end (" +
-             std::to_string(bytes_) + " bytes long)";
+      return name + ": out-of-bounds write at byte " + std::to_string(bytes_ + i) + " of a " +
+             std::to_string(bytes_) + "-byte tensor (" + std::to_string(i + 1) + " byte(s) past its end)";
   return "";
 }
 

@@ -1,5 +1,6 @@
-// Broken on purpose: thread 0 spins forever on a condition that never holds, so the kernel
-// never finishes. The gate must report a hang, not wait for CTest's timeout.
+// Broken on purpose: thread 0 never finishes (it keeps writing, so the loop has a side
+// effect and cannot be optimised away). The gate must report a hang, not wait for CTest's
+// timeout, and record the remaining configurations as not run.
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 #include "arena/arena_abi.h"
@@ -7,9 +8,8 @@
 __global__ void gelu_kernel(const __half* x, __half* y, int64_t n) {
   int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i == 0) {
-    volatile const __half* vx = x;
-    while (__half2float(vx[0]) < 1e30f) {
-    }
+    volatile unsigned short* spin = reinterpret_cast<volatile unsigned short*>(y);
+    for (;;) spin[0] = static_cast<unsigned short>(spin[0] + 1);
   }
   if (i < n) {
     float v = __half2float(x[i]);
