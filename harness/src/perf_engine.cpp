@@ -46,14 +46,18 @@ namespace {
 
 double elapsed_s(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-// Log-space half-width to aim for: 2 % for kernels of 20 us or less, 0.5 % from 100 us,
-// linear in between (short kernels carry the event floor's jitter).
+// Log-space half-width to aim for: 2 % for kernels of 20 us or less (they carry the event
+// floor's jitter), 0.75 % at 50 us, 0.5 % from 100 us; linear in between.
 double target_half_width(double median_ms) {
-  double us = median_ms * 1e3;
-  if (us <= 20) return std::log(1.02);
-  if (us >= 100) return std::log(1.005);
-  double f = (us - 20) / 80;
-  return std::log(1.02) * (1 - f) + std::log(1.005) * f;
+  const double us = median_ms * 1e3;
+  const double pts[][2] = {{20, 0.02}, {50, 0.0075}, {100, 0.005}};
+  if (us <= pts[0][0]) return std::log1p(pts[0][1]);
+  for (int i = 1; i < 3; ++i)
+    if (us < pts[i][0]) {
+      const double f = (us - pts[i - 1][0]) / (pts[i][0] - pts[i - 1][0]);
+      return std::log1p(pts[i - 1][1] * (1 - f) + pts[i][1] * f);
+    }
+  return std::log1p(pts[2][1]);
 }
 
 json summary_json(const Summary& s) {

@@ -22,7 +22,7 @@ struct PerfOptions {
   double budget_s = 15;        // wall time for the timed rounds of all configurations
   size_t flush_bytes = 0;      // 0: max(2 x L2, 256 MiB)
   int samples_per_round = 10;  // K: flushed single-launch samples per kernel per round
-  int min_rounds = 10;
+  int min_rounds = 15;
   int rounds_per_batch = 5;
   double warmup_s = 0.3;       // alternating flushed launches before timing, discarded
   double delta = 0.01;         // verdict threshold (relative), from A/A calibration

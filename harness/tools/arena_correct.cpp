@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <future>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -29,6 +30,13 @@ using json = nlohmann::json;
 
 namespace {
 
+// A trial's inputs and, when the task has a host oracle, its expected outputs. Trials are
+// prepared on other threads while the device checks earlier ones.
+struct TrialData {
+  HostData host;
+  std::vector<std::vector<double>> expected;  // empty: the baseline is the oracle
+};
+
 struct Gate {
   TaskSpec task;
   std::string set;
@@ -42,6 +50,7 @@ struct Gate {
   json result;
   std::string device_lost;  // non-empty once a hang or fault made the device unusable
   size_t current = 0;       // configuration being checked
+  std::map<size_t, std::vector<std::future<TrialData>>> prefetched;  // by configuration
   double worst_abs = 0, worst_rel = 0;
   int passed = 0, failed = 0;
 };
@@ -60,13 +69,6 @@ uint32_t config_stream_id(const Gate& g, size_t index) {
   const uint32_t base = g.set == "seen" ? 0 : 1u << 16;
   return base + static_cast<uint32_t>(index);
 }
-
-// A trial's inputs and, when the task has a host oracle, its expected outputs. Trials are
-// prepared on other threads while the device checks earlier ones.
-struct TrialData {
-  HostData host;
-  std::vector<std::vector<double>> expected;  // empty: the baseline is the oracle
-};
 
 TrialData prepare_trial(const Gate& g, const Config& c, const StreamKey& key, const TrialPlan& plan) {
   TrialData d;
@@ -131,6 +133,25 @@ std::vector<std::vector<double>> candidate_run(Gate& g, const Config& c, const H
   return outs;
 }
 
+std::vector<std::future<TrialData>> start_trials(const Gate& g, size_t index) {
+  std::vector<std::future<TrialData>> out;
+  for (int trial = 0; trial < g.trials; ++trial) {
+    StreamKey key{hash_name(g.task.suite + "/" + g.task.name), config_stream_id(g, index),
+                  static_cast<uint32_t>(trial), 0};
+    out.push_back(std::async(std::launch::async, prepare_trial, std::cref(g), std::cref(g.configs[index]), key,
+                             trial_plan(trial)));
+  }
+  return out;
+}
+
+std::vector<std::future<TrialData>> take_prepared(Gate& g, size_t index) {
+  auto it = g.prefetched.find(index);
+  if (it == g.prefetched.end()) return start_trials(g, index);
+  auto out = std::move(it->second);
+  g.prefetched.erase(it);
+  return out;
+}
+
 json check_config(Gate& g, size_t index) {
   const Config& c = g.configs[index];
   json cj = {{"label", c.label}, {"params", c.describe()}, {"trials", json::array()}};
@@ -140,12 +161,9 @@ json check_config(Gate& g, size_t index) {
     problems.push_back("not run: " + g.device_lost);
   }
   double waiting_s = 0;  // time spent waiting for inputs and the oracle (host side)
-  std::vector<std::future<TrialData>> prepared;
-  for (int trial = 0; trial < g.trials && g.device_lost.empty(); ++trial) {
-    StreamKey key{hash_name(g.task.suite + "/" + g.task.name), config_stream_id(g, index),
-                  static_cast<uint32_t>(trial), 0};
-    prepared.push_back(std::async(std::launch::async, prepare_trial, std::cref(g), std::cref(c), key, trial_plan(trial)));
-  }
+  std::vector<std::future<TrialData>> prepared = take_prepared(g, index);
+  // The next configuration's inputs and oracle are computed while this one runs on the device.
+  if (index + 1 < g.configs.size()) g.prefetched[index + 1] = start_trials(g, index + 1);
   for (int trial = 0; trial < static_cast<int>(prepared.size()) && g.device_lost.empty(); ++trial) {
     TrialPlan plan = trial_plan(trial);
     auto wait0 = std::chrono::steady_clock::now();
