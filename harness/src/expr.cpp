@@ -146,6 +146,19 @@ void overflow_check(bool overflow, const std::string& text) {
   if (overflow) throw ExprError("expression \"" + text + "\": integer overflow");
 }
 
+// The operators that mean the same in integer and real evaluation.
+template <typename T>
+T logical_or_comparison(const std::string& op, T x, T y) {
+  if (op == "<") return x < y;
+  if (op == "<=") return x <= y;
+  if (op == ">") return x > y;
+  if (op == ">=") return x >= y;
+  if (op == "==") return x == y;
+  if (op == "!=") return x != y;
+  if (op == "&&") return x && y;
+  return x || y;
+}
+
 int64_t eval_int(const Expr::Node& n, const Bindings& b, const std::string& text) {
   switch (n.kind) {
     case Expr::Node::Number:
@@ -187,14 +200,7 @@ int64_t eval_int(const Expr::Node& n, const Bindings& b, const std::string& text
     return x << y;
   }
   if (op == ">>") return x >> std::min<int64_t>(std::max<int64_t>(y, 0), 63);
-  if (op == "<") return x < y;
-  if (op == "<=") return x <= y;
-  if (op == ">") return x > y;
-  if (op == ">=") return x >= y;
-  if (op == "==") return x == y;
-  if (op == "!=") return x != y;
-  if (op == "&&") return x && y;
-  return x || y;
+  return logical_or_comparison(op, x, y);
 }
 
 double eval_real(const Expr::Node& n, const Bindings& b, const std::string& text) {
@@ -223,14 +229,7 @@ double eval_real(const Expr::Node& n, const Bindings& b, const std::string& text
   if (op == "+") return x + y;
   if (op == "-") return x - y;
   if (op == "*") return x * y;
-  if (op == "<") return x < y;
-  if (op == "<=") return x <= y;
-  if (op == ">") return x > y;
-  if (op == ">=") return x >= y;
-  if (op == "==") return x == y;
-  if (op == "!=") return x != y;
-  if (op == "&&") return x && y;
-  return x || y;
+  return logical_or_comparison(op, x, y);
 }
 
 void collect_names(const Expr::Node& n, std::set<std::string>& out) {

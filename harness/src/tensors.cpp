@@ -107,7 +107,7 @@ uint64_t poison_pattern(DType d, int variant) {
 }
 
 DeviceTensors::DeviceTensors(const TaskSpec& t, const Config& c, const HostData& in, const KernelLibrary& k,
-                             const Stream& s)
+                             const Stream& s, int poison_variant)
     : task_(t), storage_(std::make_shared<Storage>()), ints_(c.ints), floats_(c.floats), numel_(in.numel) {
   for (size_t i = 0; i < t.tensors.size(); ++i) {
     const size_t bytes = in.numel[i] * dtype_size(t.tensors[i].dtype);
@@ -115,7 +115,7 @@ DeviceTensors::DeviceTensors(const TaskSpec& t, const Config& c, const HostData&
     storage_->pristine.emplace_back(t.tensors[i].reads() ? DeviceBuffer(bytes) : DeviceBuffer());
   }
   bind(k, s);
-  reset(in, 0, s);
+  reset(in, poison_variant, s);
 }
 
 DeviceTensors::DeviceTensors(const DeviceTensors& other, const KernelLibrary& k, const Stream& s)

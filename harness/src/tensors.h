@@ -38,7 +38,8 @@ uint64_t poison_pattern(DType d, int variant);
 // the workspace is always the library's own.
 class DeviceTensors {
  public:
-  DeviceTensors(const TaskSpec& t, const Config& c, const HostData& in, const KernelLibrary& k, const Stream& s);
+  DeviceTensors(const TaskSpec& t, const Config& c, const HostData& in, const KernelLibrary& k, const Stream& s,
+                int poison_variant = 0);
   // Same tensor buffers as `other`, own workspace sized for `k`.
   DeviceTensors(const DeviceTensors& other, const KernelLibrary& k, const Stream& s);
   // Uploads inputs and inout tensors (and their pristine copies), poisons outputs and

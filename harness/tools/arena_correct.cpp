@@ -103,8 +103,7 @@ std::vector<std::vector<double>> candidate_run(Gate& g, const Config& c, const H
                                                const std::vector<std::vector<double>>& expected, int variant,
                                                const std::string& where, std::vector<std::string>& problems,
                                                json& tensors_json) {
-  DeviceTensors d(g.task, c, host, g.candidate, *g.stream);
-  if (variant) d.reset(host, variant, *g.stream);
+  DeviceTensors d(g.task, c, host, g.candidate, *g.stream, variant);
   LaunchOutcome o = launch_and_wait(g.candidate, d, *g.stream, g.timeout_s, where);
   if (!o.ok()) {
     if (o.device_lost()) g.device_lost = o.message;
