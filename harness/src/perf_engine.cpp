@@ -97,7 +97,7 @@ PerfEngine::~PerfEngine() {
     if (c->expected.valid()) c->expected.wait();
 }
 
-double PerfEngine::sample_ms(ConfigRun&, Side& side, BufferSet& set) {
+double PerfEngine::sample_ms(Side& side, BufferSet& set) {
   const DeviceTensors& t = *set.view[side.index];
   t.prepare_launch(*stream_);  // before the flush, so none of it stays in the cache
   check(arena_dev_flush(flush_->get(), flush_->bytes(), stream_->get()), "flushing caches");
@@ -172,8 +172,8 @@ void PerfEngine::warm_up() {
   while (elapsed_s(t0) < opt_.warmup_s)
     for (auto& c : configs_)
       for (int k = 0; k < 2; ++k) {
-        sample_ms(*c, c->a, c->sets[k]);
-        sample_ms(*c, c->b, c->sets[1 - k]);
+        sample_ms(c->a, c->sets[k]);
+        sample_ms(c->b, c->sets[1 - k]);
       }
 }
 
@@ -220,7 +220,7 @@ void PerfEngine::run() {
                                      BufferSet& set = cr->set_for(*s);
                                      s->rounds.emplace_back();
                                      for (auto _ : st) {
-                                       double ms = sample_ms(*cr, *s, set);
+                                       double ms = sample_ms(*s, set);
                                        st.SetIterationTime(ms / 1e3);
                                        s->rounds.back().push_back(ms);
                                      }
@@ -320,12 +320,12 @@ json PerfEngine::report() {
       expected = c->expected.get();
     } else {  // no host oracle: the baseline's outputs on the timed inputs
       const int s = c->sets[0].last_writer == 0 ? 0 : 1;
-      if (c->sets[s].last_writer != 0) sample_ms(*c, c->a, c->sets[s]);
+      if (c->sets[s].last_writer != 0) sample_ms(c->a, c->sets[s]);
       expected.resize(task_.tensors.size());
       for (size_t i = 0; i < task_.tensors.size(); ++i)
         if (task_.tensors[i].writes()) expected[i] = c->sets[s].view[0]->output_values(i);
     }
-    if (c->sets[0].last_writer != 1 && c->sets[1].last_writer != 1) sample_ms(*c, c->b, c->sets[0]);
+    if (c->sets[0].last_writer != 1 && c->sets[1].last_writer != 1) sample_ms(c->b, c->sets[0]);
     json checks = json::array();
     for (BufferSet& set : c->sets) {
       const int w = set.last_writer;

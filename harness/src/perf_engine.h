@@ -51,7 +51,7 @@ class PerfEngine {
 
  private:
   struct BufferSet;
-  double sample_ms(ConfigRun& c, Side& side, BufferSet& set);
+  double sample_ms(Side& side, BufferSet& set);
   void warm_up();
   double event_floor_us();
   bool config_done(ConfigRun& c);
