@@ -193,7 +193,9 @@ function(arena_add_all_tasks)
   execute_process(COMMAND "${_checker}" manifest "${_manifest}" ${_specs}
                   RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
   if(NOT _rc EQUAL 0)
-    message(FATAL_ERROR "Invalid task spec:\n${_err}${_out}")
+    # Plain message() keeps each "file: field: what" on one line (FATAL_ERROR text is re-wrapped).
+    message("${_err}${_out}")
+    message(FATAL_ERROR "Invalid task spec (above): fix the file and field it names")
   endif()
   include("${_manifest}")
   foreach(_id IN LISTS ARENA_TASK_IDS)
