@@ -99,6 +99,31 @@ function(_arena_write_resource_spec)
        "{\"version\": {\"major\": 1, \"minor\": 0}, \"local\": [{\"gpus\": [${_joined}]}]}\n")
 endfunction()
 
+# With an agent selected: <id>/agent runs it into <build>/arena/<run>/<id>/ and the
+# candidate becomes what it left there (cmake/ArenaAgent.cmake).
+function(_arena_add_agent_test id key candidate_var)
+  set(run_dir "${CMAKE_BINARY_DIR}/arena/${ARENA_RUN_NAME}/${id}")
+  set(file "${${key}_CANDIDATE_FILE}")
+  set(${candidate_var} "${run_dir}/candidate/${file}" PARENT_SCOPE)
+  math(EXPR _timeout "${ARENA_AGENT_TIMEOUT_S} + 600")
+  add_test(NAME ${id}/agent
+    COMMAND "${CMAKE_COMMAND}"
+      "-DTASK_DIR=${${key}_DIR}" "-DTASK_ID=${id}" "-DRUN_DIR=${run_dir}" "-DAGENT=${ARENA_AGENT}"
+      "-DAGENTS_DIR=${CMAKE_SOURCE_DIR}/agents" "-DSUITE_PROMPT=${CMAKE_SOURCE_DIR}/suites/${${key}_SUITE}/prompt.md"
+      "-DTIMEOUT_S=${ARENA_AGENT_TIMEOUT_S}" "-DCANDIDATE_FILE=${file}" "-DKERNELS_DIR=${ARENA_KERNELS_DIR}/${id}"
+      "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DCOMPILE_SCRIPT=${ARENA_COMPILE_SCRIPT}"
+      "-DHARNESS_INCLUDE=${ARENA_HARNESS_INCLUDE}" "-DSPEC_TOOL=$<TARGET_FILE:arena-spec>"
+      "-DRUN_AGENT_TOOL=$<TARGET_FILE:arena-run-agent>" "-DDEVICE_INFO_TOOL=$<TARGET_FILE:arena-device-info>"
+      "-DCORRECT_TOOL=$<TARGET_FILE:arena-correct>" "-DPERF_TOOL=$<TARGET_FILE:arena-perf>"
+      "-DDEVICE_LIB=$<TARGET_FILE:arena_device>" "-DMODEL=${ARENA_AGENT_MODEL}" "-DEFFORT=${ARENA_AGENT_EFFORT}"
+      "-DSANDBOX=${ARENA_AGENT_SANDBOX}" "-DREDO=${ARENA_AGENT_REDO}" "-DAGENT_SCRIPT=${ARENA_AGENT_SCRIPT}"
+      "-DUSER_COMMAND=${ARENA_AGENT_USER_COMMAND}"
+      -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ArenaAgent.cmake")
+  set_tests_properties(${id}/agent PROPERTIES
+    LABELS "${${key}_SUITE};${${key}_CATEGORY};agent" FIXTURES_SETUP "${id}/agent"
+    RESOURCE_GROUPS "gpus:1" TIMEOUT ${_timeout})
+endfunction()
+
 function(_arena_add_task id)
   string(REPLACE "/" "__" _k "${id}")
   set(key "ARENA_TASK_${_k}")
@@ -132,6 +157,11 @@ function(_arena_add_task id)
   _arena_candidate_source(${key} candidate_src)
   set(candidate_lib "${kdir}/candidate.so")
   set(common_labels "${suite};${category}")
+  set(compile_requires "")
+  if(ARENA_AGENT)
+    _arena_add_agent_test(${id} ${key} candidate_src)
+    set(compile_requires "${id}/agent")
+  endif()
 
   add_test(NAME ${id}/compile
     COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${candidate_src}" "-DOUTPUT=${candidate_lib}"
@@ -139,6 +169,9 @@ function(_arena_add_task id)
             -P "${ARENA_COMPILE_SCRIPT}")
   set_tests_properties(${id}/compile PROPERTIES
     LABELS "${common_labels};compile" FIXTURES_SETUP "${id}/compiled" TIMEOUT 900)
+  if(compile_requires)
+    set_tests_properties(${id}/compile PROPERTIES FIXTURES_REQUIRED "${compile_requires}")
+  endif()
 
   set(runner_args --task "${dir}/task.json" --candidate "${candidate_lib}" --baseline "${kdir}/baseline.so"
                   ${_ref_args})

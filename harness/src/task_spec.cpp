@@ -387,6 +387,22 @@ Config make_config(const TaskSpec& t, const std::map<std::string, double>& value
   return c;
 }
 
+void write_public_spec(const std::filesystem::path& task_file, const std::filesystem::path& out) {
+  load_task(task_file);  // only valid tasks are published
+  json j = parse_file(task_file);
+  j["public"] = true;
+  j["configs"].erase("unseen");
+  j["configs"].erase("fuzz");
+  std::filesystem::path partial = out;
+  partial += ".partial";
+  {
+    std::ofstream os(partial);
+    os << j.dump(2) << "\n";
+    if (!os) throw SpecError(out.string() + ": cannot be written");
+  }
+  std::filesystem::rename(partial, out);
+}
+
 TaskSpec load_task(const std::filesystem::path& file, bool expect_dir_names) {
   json j = parse_file(file);
   const std::string fname = file.string();
@@ -395,6 +411,10 @@ TaskSpec load_task(const std::filesystem::path& file, bool expect_dir_names) {
   t.file = file;
   t.dir = file.parent_path();
   int64_t schema = top.integer("schema");
+  // A public spec (what an agent's workspace holds) has no unseen configurations or fuzz
+  // domain, and lives outside the task tree.
+  const bool is_public = top.boolean_or("public", false);
+  if (is_public) expect_dir_names = false;
   if (schema != 1) top.fail_at("schema", "unsupported schema version " + std::to_string(schema) + " (this harness reads 1)");
   t.name = top.str("name");
   t.suite = top.str("suite");
@@ -441,9 +461,13 @@ TaskSpec load_task(const std::filesystem::path& file, bool expect_dir_names) {
     Reader configs(fname, top.raw("configs"), "configs");
     t.seen = read_config_list(configs, t, "seen");
     if (t.seen.empty()) configs.fail_at("configs.seen", "needs at least one configuration");
-    t.unseen = read_config_list(configs, t, "unseen");
-    if (t.unseen.empty()) configs.fail_at("configs.unseen", "needs at least one configuration");
-    if (configs.has("fuzz")) t.fuzz = read_fuzz(configs, t, int_params);
+    if (!is_public || configs.has("unseen")) t.unseen = read_config_list(configs, t, "unseen");
+    if (t.unseen.empty() && !is_public) configs.fail_at("configs.unseen", "needs at least one configuration");
+    if (!t.unseen.empty() && is_public) configs.fail_at("configs.unseen", "a public spec must not hold unseen configurations");
+    if (configs.has("fuzz")) {
+      if (is_public) configs.fail_at("configs.fuzz", "a public spec must not hold the fuzz domain");
+      t.fuzz = read_fuzz(configs, t, int_params);
+    }
     configs.reject_unknown();
   }
   top.reject_unknown();

@@ -87,6 +87,10 @@ struct TaskSpec {
 // name and suite must match its folder and the folder above it.
 TaskSpec load_task(const std::filesystem::path& file, bool expect_dir_names = true);
 
+// Writes what an agent may see of a task: the spec without unseen configurations and fuzz
+// domain, marked "public": true.
+void write_public_spec(const std::filesystem::path& task_file, const std::filesystem::path& out);
+
 // Builds a Config from a JSON-like map of values (used by loader and fuzzing); throws SpecError
 // with `where` as the field path.
 Config make_config(const TaskSpec& t, const std::map<std::string, double>& values,

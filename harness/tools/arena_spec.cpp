@@ -4,6 +4,7 @@
 //
 //   arena-spec manifest <out.cmake> <task.json>...
 //   arena-spec check <task.json>...
+//   arena-spec public <task.json> <out.json>   the spec an agent may see (seen configurations only)
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -46,6 +47,15 @@ void write_task(std::ostream& os, const arena::TaskSpec& t) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[1]) == "public") {
+    try {
+      arena::write_public_spec(argv[2], argv[3]);
+      return 0;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      return 1;
+    }
+  }
   if (argc < 3 || (std::string(argv[1]) != "manifest" && std::string(argv[1]) != "check")) {
     std::fprintf(stderr, "usage: arena-spec manifest <out.cmake> <task.json>...\n       arena-spec check <task.json>...\n");
     return 2;

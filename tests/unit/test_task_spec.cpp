@@ -262,3 +262,21 @@ TEST(TaskSpec, EveryShippedTaskIsValid) {
   }
   EXPECT_GE(n, 1);
 }
+
+TEST(TaskSpec, PublicSpecHoldsSeenConfigurationsOnly) {
+  fs::path file = write_spec(good_spec().dump());
+  fs::path out = fs::temp_directory_path() / ("arena_public_" + std::to_string(::getpid()) + ".json");
+  write_public_spec(file, out);
+  json j = json::parse(std::ifstream(out));
+  EXPECT_TRUE(j["public"].get<bool>());
+  EXPECT_FALSE(j["configs"].contains("unseen"));
+  EXPECT_FALSE(j["configs"].contains("fuzz"));
+  TaskSpec t = load_task(out);  // loads anywhere: no folder-name check for public specs
+  EXPECT_EQ(t.seen.size(), 1u);
+  EXPECT_TRUE(t.unseen.empty());
+  // A public spec that carries hidden configurations is rejected.
+  j["configs"]["unseen"] = good_spec()["configs"]["unseen"];
+  std::ofstream(out) << j.dump();
+  EXPECT_THROW(load_task(out), SpecError);
+  fs::remove(out);
+}

@@ -1,0 +1,20 @@
+# command: any command. Either ARENA_AGENT_SCRIPT (a shell script, copied next to the
+# harness tools so a sandboxed agent can run it; called as `sh <script> <workspace> <prompt file>`)
+# or ARENA_AGENT_USER_COMMAND, a command line in which @WORKSPACE@, @PROMPT_FILE@,
+# @MODEL@ and @EFFORT@ are replaced.
+if(ARENA_AGENT_SCRIPT)
+  if(NOT EXISTS "${ARENA_AGENT_SCRIPT}")
+    message(FATAL_ERROR "command: ARENA_AGENT_SCRIPT ${ARENA_AGENT_SCRIPT} does not exist")
+  endif()
+  configure_file("${ARENA_AGENT_SCRIPT}" "${ARENA_TOOLS_DIR}/agent_script.sh" COPYONLY)
+  set(ARENA_AGENT_COMMAND /bin/sh "${ARENA_TOOLS_DIR}/agent_script.sh" "${ARENA_WORKSPACE}" "${ARENA_PROMPT_FILE}")
+elseif(ARENA_AGENT_USER_COMMAND)
+  set(_c "${ARENA_AGENT_USER_COMMAND}")
+  string(REPLACE "@WORKSPACE@" "${ARENA_WORKSPACE}" _c "${_c}")
+  string(REPLACE "@PROMPT_FILE@" "${ARENA_PROMPT_FILE}" _c "${_c}")
+  string(REPLACE "@MODEL@" "${ARENA_MODEL}" _c "${_c}")
+  string(REPLACE "@EFFORT@" "${ARENA_EFFORT}" _c "${_c}")
+  separate_arguments(ARENA_AGENT_COMMAND UNIX_COMMAND "${_c}")
+else()
+  message(FATAL_ERROR "command: set ARENA_AGENT_SCRIPT or ARENA_AGENT_USER_COMMAND")
+endif()

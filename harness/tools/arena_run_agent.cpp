@@ -1,0 +1,137 @@
+// arena-run-agent: runs one agent command in its own process group with a deadline, keeps
+// its output, and leaves nothing behind: on timeout, and after the agent exits, every
+// process still in its group is terminated (SIGTERM, then SIGKILL).
+//
+//   arena-run-agent --timeout-s N --log-dir DIR --workdir DIR --result FILE
+//                   [--env NAME=VALUE ...] -- command args...
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gate_report.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+[[noreturn]] void usage(const char* why) {
+  std::fprintf(stderr, "arena-run-agent: %s\nusage: arena-run-agent --timeout-s N --log-dir DIR --workdir DIR "
+                       "--result FILE [--env NAME=VALUE ...] -- command args...\n", why);
+  std::exit(2);
+}
+
+bool group_alive(pid_t pgid) { return kill(-pgid, 0) == 0 || errno == EPERM; }
+
+// SIGTERM to the whole group, a grace period, then SIGKILL; returns true if anything was left.
+bool terminate_group(pid_t pgid, double grace_s) {
+  if (!group_alive(pgid)) return false;
+  kill(-pgid, SIGTERM);
+  auto t0 = Clock::now();
+  while (group_alive(pgid) && std::chrono::duration<double>(Clock::now() - t0).count() < grace_s) {
+    while (waitpid(-pgid, nullptr, WNOHANG) > 0) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (group_alive(pgid)) kill(-pgid, SIGKILL);
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  double timeout_s = -1;
+  std::string log_dir, workdir, result_path;
+  std::vector<std::string> env;
+  int cmd_at = -1;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(("missing value for " + a).c_str());
+      return argv[++i];
+    };
+    if (a == "--") {
+      cmd_at = i + 1;
+      break;
+    } else if (a == "--timeout-s") {
+      timeout_s = std::atof(value().c_str());
+    } else if (a == "--log-dir") {
+      log_dir = value();
+    } else if (a == "--workdir") {
+      workdir = value();
+    } else if (a == "--result") {
+      result_path = value();
+    } else if (a == "--env") {
+      env.push_back(value());
+    } else {
+      usage(("unknown option " + a).c_str());
+    }
+  }
+  if (cmd_at < 0 || cmd_at >= argc) usage("no command after --");
+  if (timeout_s <= 0 || log_dir.empty() || workdir.empty() || result_path.empty()) usage("missing a required option");
+  std::filesystem::create_directories(log_dir);
+
+  nlohmann::json r = {{"command", std::vector<std::string>(argv + cmd_at, argv + argc)},
+                      {"timeout_s", timeout_s},
+                      {"started", arena::utc_now()}};
+  auto t0 = Clock::now();
+  pid_t pid = fork();
+  if (pid < 0) usage("fork failed");
+  if (pid == 0) {
+    setpgid(0, 0);  // a group of its own: every descendant can be found and ended
+    int out = open((log_dir + "/stdout.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int err = open((log_dir + "/stderr.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int in = open("/dev/null", O_RDONLY);  // agents must not wait for a terminal
+    if (out < 0 || err < 0 || in < 0 || chdir(workdir.c_str()) != 0) _exit(126);
+    dup2(in, 0);
+    dup2(out, 1);
+    dup2(err, 2);
+    for (const auto& e : env) putenv(strdup(e.c_str()));
+    execvp(argv[cmd_at], argv + cmd_at);
+    std::fprintf(stderr, "arena-run-agent: cannot run %s: %s\n", argv[cmd_at], std::strerror(errno));
+    _exit(127);
+  }
+  setpgid(pid, pid);  // also here, so the group exists before we might signal it
+
+  int status = 0;
+  bool timed_out = false;
+  for (;;) {
+    pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid) break;
+    if (std::chrono::duration<double>(Clock::now() - t0).count() > timeout_s) {
+      timed_out = true;
+      terminate_group(pid, 5.0);
+      waitpid(pid, &status, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  // Whatever the agent started and left running (servers, watchers, sleeping children) ends too.
+  bool leftovers = terminate_group(pid, 2.0);
+
+  r["seconds"] = std::chrono::duration<double>(Clock::now() - t0).count();
+  r["timed_out"] = timed_out;
+  r["killed_leftover_processes"] = leftovers;
+  if (WIFEXITED(status)) r["exit_code"] = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r["signal"] = WTERMSIG(status);
+  r["status"] = timed_out ? "timed_out" : (WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "finished" : "failed");
+  r["finished"] = arena::utc_now();
+  arena::write_json_atomic(result_path, r);
+  std::printf("agent %s after %.1f s%s%s\n", r["status"].get<std::string>().c_str(), r["seconds"].get<double>(),
+              WIFEXITED(status) ? (" (exit " + std::to_string(WEXITSTATUS(status)) + ")").c_str() : "",
+              leftovers ? "; leftover processes were killed" : "");
+  return 0;
+}
