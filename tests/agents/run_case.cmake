@@ -1,0 +1,113 @@
+# cmake -P test driver: runs cmake/ArenaAgent.cmake with a scripted agent on gelu_f16 and
+# checks what it must have done. -DCASE=<name>, plus the tool and folder paths (see
+# tests/agents/CMakeLists.txt).
+cmake_minimum_required(VERSION 3.22)
+set(run "${WORK_DIR}/${CASE}")
+file(REMOVE_RECURSE "${run}")
+set(task "${SOURCE_DIR}/tasks/hip2hip/gelu_f16")
+set(timeout 120)
+set(sandbox OFF)
+set(script "${SOURCE_DIR}/tests/agents/scripts/${CASE}.sh")
+set(agent command)
+if(CASE STREQUAL "child_outlives_timeout")
+  set(timeout 3)
+elseif(CASE STREQUAL "probe_hidden_paths")
+  set(sandbox ON)
+  set(PROBE_SOLUTION "${task}/solution.hip")
+  set(PROBE_SPEC "${task}/task.json")
+  set(PROBE_CACHE "${BUILD_DIR}/CMakeCache.txt")
+  set(script "${WORK_DIR}/probe_hidden_paths.sh")
+  configure_file("${SOURCE_DIR}/tests/agents/scripts/probe_hidden_paths.sh.in" "${script}" @ONLY)
+elseif(CASE MATCHES "^(claude_code|codex)$")
+  set(agent ${CASE})
+  set(timeout 90)
+endif()
+
+function(run_driver)
+  execute_process(
+    COMMAND "${CMAKE_COMMAND}" "-DTASK_DIR=${task}" -DTASK_ID=hip2hip/gelu_f16 "-DRUN_DIR=${run}" "-DAGENT=${agent}"
+            "-DAGENTS_DIR=${SOURCE_DIR}/agents" "-DSUITE_PROMPT=${SOURCE_DIR}/suites/hip2hip/prompt.md"
+            "-DTIMEOUT_S=${timeout}" -DCANDIDATE_FILE=kernel.hip "-DKERNELS_DIR=${KERNELS_DIR}"
+            "-DTOOLCHAIN=${TOOLCHAIN}" "-DCOMPILE_SCRIPT=${SOURCE_DIR}/cmake/ArenaCompileKernel.cmake"
+            "-DHARNESS_INCLUDE=${SOURCE_DIR}/harness/include" "-DSPEC_TOOL=${SPEC_TOOL}"
+            "-DRUN_AGENT_TOOL=${RUN_AGENT_TOOL}" "-DDEVICE_INFO_TOOL=${DEVICE_INFO_TOOL}"
+            "-DCORRECT_TOOL=${CORRECT_TOOL}" "-DPERF_TOOL=${PERF_TOOL}" "-DDEVICE_LIB=${DEVICE_LIB}"
+            "-DSANDBOX=${sandbox}" "-DAGENT_SCRIPT=${script}" ${ARGN}
+            -P "${SOURCE_DIR}/cmake/ArenaAgent.cmake"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${CASE}: the agent driver failed (exit ${rc})")
+  endif()
+  set(driver_output "${out}${err}" PARENT_SCOPE)
+endfunction()
+
+function(expect what)
+  if(NOT (${ARGN}))
+    message(FATAL_ERROR "${CASE}: expected ${what}")
+  endif()
+endfunction()
+
+run_driver()
+file(READ "${run}/agent.json" result)
+string(JSON status GET "${result}" status)
+string(JSON changed GET "${result}" candidate_changed)
+string(JSON ignored GET "${result}" ignored_changes)
+file(READ "${task}/baseline.hip" baseline_src)
+file(READ "${run}/candidate/kernel.hip" candidate_src)
+file(READ "${run}/workspace/prompt.md" prompt)
+expect("a rendered prompt naming the task and the self-check" prompt MATCHES "hip2hip/gelu_f16" AND prompt MATCHES "check.sh")
+expect("no placeholder left in the prompt" NOT prompt MATCHES "@[A-Z_]+@")
+file(READ "${run}/workspace/task.json" public_spec)
+expect("a public spec without unseen configurations" NOT public_spec MATCHES "unseen" AND NOT public_spec MATCHES "fuzz")
+expect("no solution in the workspace" NOT EXISTS "${run}/workspace/solution.hip" AND NOT EXISTS "${run}/workspace/reference.cpp")
+
+if(CASE STREQUAL "improve")
+  expect("a finished agent (got ${status})" status STREQUAL "finished")
+  expect("the candidate changed" changed STREQUAL "ON" OR changed STREQUAL "true")
+  expect("the taken candidate to hold the change" candidate_src MATCHES "const int block = 512;")
+  # Resume: the same run name does not run the agent again...
+  run_driver()
+  expect("a resumed run" driver_output MATCHES "already ran")
+  # ...unless asked to.
+  run_driver(-DREDO=ON)
+  expect("a fresh run with REDO" driver_output MATCHES "running agent")
+elseif(CASE STREQUAL "break_compile")
+  expect("the broken candidate taken as left" candidate_src MATCHES "this is not C\\+\\+ at all")
+  execute_process(COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${run}/candidate/kernel.hip" "-DOUTPUT=${run}/candidate.so"
+                          "-DTOOLCHAIN=${TOOLCHAIN}" -DWHAT=candidate -P "${SOURCE_DIR}/cmake/ArenaCompileKernel.cmake"
+                  RESULT_VARIABLE crc OUTPUT_QUIET ERROR_VARIABLE cerr)
+  expect("the compile gate to fail" NOT crc EQUAL 0 AND cerr MATCHES "compilation failed")
+elseif(CASE STREQUAL "child_outlives_timeout")
+  expect("a timed-out agent (got ${status})" status STREQUAL "timed_out")
+  file(READ "${run}/workspace/child.pid" child)
+  file(READ "${run}/workspace/agent.pid" parent)
+  string(STRIP "${child}" child)
+  string(STRIP "${parent}" parent)
+  foreach(pid ${child} ${parent})
+    # A zombie is dead too: only a running or sleeping process counts.
+    execute_process(COMMAND ps -o stat= -p ${pid} OUTPUT_VARIABLE st OUTPUT_STRIP_TRAILING_WHITESPACE)
+    expect("process ${pid} to be gone (state '${st}')" st MATCHES "^(Z.*)?$")
+  endforeach()
+  expect("the unchanged candidate taken" candidate_src STREQUAL baseline_src)
+elseif(CASE STREQUAL "edit_other_files")
+  expect("the candidate unchanged" changed STREQUAL "OFF" OR changed STREQUAL "false")
+  foreach(c "modified README.md" "added notes.txt" "deleted check.sh")
+    expect("'${c}' listed as ignored (got ${ignored})" ignored MATCHES "${c}")
+  endforeach()
+  expect("the changes reported in the output" driver_output MATCHES "ignored change")
+elseif(CASE STREQUAL "probe_hidden_paths")
+  file(READ "${run}/workspace/probe.txt" probe)
+  message("probe: ${probe}")
+  expect("the sandboxed agent to have run" status STREQUAL "finished")
+  expect("the solution hidden" probe MATCHES "BLOCKED ${PROBE_SOLUTION}")
+  expect("the full spec hidden" probe MATCHES "BLOCKED ${PROBE_SPEC}")
+  expect("the build tree hidden" probe MATCHES "BLOCKED ${PROBE_CACHE}")
+elseif(CASE MATCHES "^(claude_code|codex)$")
+  # Offline here: the real CLI starts, fails to reach its service, and that is recorded.
+  expect("a recorded failure (got ${status})" status STREQUAL "failed" OR status STREQUAL "timed_out")
+  expect("the unchanged candidate taken" candidate_src STREQUAL baseline_src)
+else()
+  message(FATAL_ERROR "unknown case ${CASE}")
+endif()
+message("${CASE}: ok (agent ${status})")
