@@ -12,7 +12,7 @@
 #   CLEAN              ON: empty BINARY_DIR first (only a tree holding a CMakeCache.txt)
 #   CONFIGURE_OPTIONS  ;-list of cmake arguments, e.g. "-DARENA_CANDIDATE=solution;-DARENA_HIP_PLATFORM=nvidia"
 #   GENERATOR          CMake generator; default: $ENV{CMAKE_GENERATOR} or "Unix Makefiles"
-#   BUILD_TYPE         default: Release
+#   BUILD_TYPE         CMAKE_BUILD_TYPE unless CONFIGURE_OPTIONS sets it; default: Release
 #   BUILD_JOBS         parallel build jobs; default: number of logical cores
 #   LABEL              ctest label regex to include, e.g. ^hip2hip$ (anchor it); default: all tests
 #   EXCLUDE_LABEL      ctest label regex to exclude
@@ -93,18 +93,21 @@ if(NOT DEFINED SITE OR "${SITE}" STREQUAL "")
 endif()
 if(NOT DEFINED BUILD_NAME OR "${BUILD_NAME}" STREQUAL "")
   # <OS>-<platform>-<candidate>: the values configure will use, from CONFIGURE_OPTIONS, else
-  # from an existing build tree's cache, else the project's defaults.
+  # from an existing build tree (the platform configure resolved, the cached candidate), else
+  # the project's defaults ("auto" when a fresh tree will detect the platform itself).
   set(_platform "")
   set(_candidate "")
+  if(EXISTS "${BINARY_DIR}/arena_toolchain.cmake")
+    file(STRINGS "${BINARY_DIR}/arena_toolchain.cmake" _line REGEX "^set\\(ARENA_PLATFORM \"[a-z]+\"\\)$")
+    if(_line MATCHES "\"([a-z]+)\"")
+      set(_platform "${CMAKE_MATCH_1}")
+    endif()
+  endif()
   if(EXISTS "${BINARY_DIR}/CMakeCache.txt")
-    file(STRINGS "${BINARY_DIR}/CMakeCache.txt" _cache REGEX "^ARENA_(PLATFORM|HIP_PLATFORM|CANDIDATE):")
-    foreach(_line IN LISTS _cache)
-      if(_line MATCHES "^ARENA_PLATFORM:[^=]*=(.+)$")
-        set(_platform "${CMAKE_MATCH_1}")
-      elseif(_line MATCHES "^ARENA_CANDIDATE:[^=]*=(.+)$")
-        set(_candidate "${CMAKE_MATCH_1}")
-      endif()
-    endforeach()
+    file(STRINGS "${BINARY_DIR}/CMakeCache.txt" _line REGEX "^ARENA_CANDIDATE:[^=]*=.+$")
+    if(_line MATCHES "^ARENA_CANDIDATE:[^=]*=(.+)$")
+      set(_candidate "${CMAKE_MATCH_1}")
+    endif()
   endif()
   foreach(_opt IN LISTS CONFIGURE_OPTIONS)
     if(_opt MATCHES "^-DARENA_HIP_PLATFORM(:[A-Z]+)?=(.+)$" AND NOT CMAKE_MATCH_2 STREQUAL "auto")
@@ -193,7 +196,11 @@ if("${CTEST_SUBMIT_URL}" STREQUAL "" AND SUBMIT)
 endif()
 
 set(_arena_configure_ok FALSE)
-ctest_configure(OPTIONS "${CONFIGURE_OPTIONS}" RETURN_VALUE _rv CAPTURE_CMAKE_ERROR _err)
+set(_configure_options "${CONFIGURE_OPTIONS}")
+if(NOT _configure_options MATCHES "-DCMAKE_BUILD_TYPE[:=]")
+  list(PREPEND _configure_options "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}")
+endif()
+ctest_configure(OPTIONS "${_configure_options}" RETURN_VALUE _rv CAPTURE_CMAKE_ERROR _err)
 if(NOT _rv EQUAL 0 OR _err EQUAL -1)
   _arena_dashboard_fail("ctest_configure (return value ${_rv}, see ${CTEST_BINARY_DIRECTORY}/Testing/Temporary/LastConfigure_${_tag}.log)")
 else()

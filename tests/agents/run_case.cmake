@@ -20,7 +20,7 @@ elseif(CASE STREQUAL "probe_hidden_paths")
   configure_file("${SOURCE_DIR}/tests/agents/scripts/probe_hidden_paths.sh.in" "${script}" @ONLY)
 elseif(CASE MATCHES "^(claude_code|codex)$")
   set(agent ${CASE})
-  set(timeout 90)
+  set(timeout 30)
 endif()
 
 function(run_driver)

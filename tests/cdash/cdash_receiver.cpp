@@ -10,7 +10,8 @@
 // where md5 echoes the MD5 query parameter CTest sent. Every request is stored before it is
 // answered, as DIR/NNNN.meta (method, target, path, query, decoded query parameters, headers,
 // body size) and DIR/NNNN.body, with one line per request in DIR/index.txt. It exits 0 when
-// the timeout ends (default 60 s) and 77 when it cannot listen on a loopback port.
+// the timeout ends (default 60 s) and 77 when it cannot listen on, or connect to, a loopback
+// port.
 // --http-status and --cdash-status make it answer as a failing server would.
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -338,6 +339,19 @@ int main(int argc, char** argv) {
   socklen_t len = sizeof addr;
   ::getsockname(ls, reinterpret_cast<sockaddr*>(&addr), &len);
   const int port = ntohs(addr.sin_port);
+  // Binding can succeed where loopback traffic cannot flow (a network namespace with "lo"
+  // down): connect to ourselves once before announcing the port.
+  {
+    int probe = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (probe < 0 || ::connect(probe, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+      std::cerr << "cdash_receiver: listening on 127.0.0.1:" << port
+                << " but cannot connect to it: " << std::strerror(errno) << "\n";
+      return 77;
+    }
+    int accepted = ::accept(ls, nullptr, nullptr);
+    if (accepted >= 0) ::close(accepted);
+    ::close(probe);
+  }
   if (!o.port_file.empty()) {
     const std::string tmp = o.port_file + ".partial";
     if (!write_file(tmp, std::to_string(port) + "\n") || std::rename(tmp.c_str(), o.port_file.c_str()) != 0) {

@@ -1,0 +1,49 @@
+#include "failure_lines.h"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+#include <sstream>
+
+namespace arena::score {
+
+std::string one_line(const std::string& text, size_t width) {
+  std::string out;
+  bool space = false;
+  for (char c : text) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  if (out.size() > width) out = out.substr(0, width - 3) + "...";
+  return out;
+}
+
+std::vector<std::string> failure_lines(const std::string& output, size_t max, size_t width) {
+  static const std::regex looks_failed(
+      "error|FAILED|Failure|failed|mismatch|wrong|violat|exceed|out of bounds|abort|terminate|not credible",
+      std::regex::icase);
+  static const std::regex boilerplate("^(CMake Error at |Call Stack|\\s*$|SKIPPED:|CTEST_FULL_OUTPUT)");
+  std::vector<std::string> all, hits;
+  std::istringstream in(output);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::string l = one_line(line, width);
+    if (l.empty()) continue;
+    all.push_back(l);
+    if (hits.size() < max && std::regex_search(l, looks_failed) && !std::regex_search(l, boilerplate) &&
+        std::find(hits.begin(), hits.end(), l) == hits.end())
+      hits.push_back(l);
+  }
+  if (!hits.empty()) return hits;
+  std::vector<std::string> tail;
+  for (size_t i = all.size() > max ? all.size() - max : 0; i < all.size(); ++i)
+    if (!std::regex_search(all[i], boilerplate)) tail.push_back(all[i]);
+  return tail;
+}
+
+}  // namespace arena::score

@@ -1,0 +1,106 @@
+#include "metrics.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+using json = nlohmann::json;
+
+namespace arena::score {
+
+const std::vector<double> kFastP = {1.0, 1.5, 2.0};
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+}  // namespace
+
+double fast_p_point(const std::vector<const TaskScore*>& tasks, double p) {
+  if (tasks.empty()) return 0;
+  int n = 0;
+  for (const TaskScore* t : tasks) n += t->correct && t->speedup > p;
+  return static_cast<double>(n) / tasks.size();
+}
+
+Metrics compute_metrics(const std::vector<const TaskScore*>& tasks) {
+  Metrics m;
+  m.tasks = static_cast<int>(tasks.size());
+  double log_sum_correct = 0, log_sum_all = 0;
+  std::vector<int> fast(kFastP.size(), 0);
+  double aka_sum = 0;
+  for (const TaskScore* t : tasks) {
+    m.judged += t->judged;
+    m.compiled += t->compiled;
+    m.correct_seen += t->correct_seen;
+    m.correct_unseen += t->correct_unseen;
+    m.correct_both += t->correct_seen && t->correct_unseen;
+    aka_sum += t->aka_score;
+    for (const auto& [name, g] : t->gates) {
+      m.skipped_gates += g.outcome == Outcome::skipped;
+      m.failed_gates += g.outcome == Outcome::failed;
+      m.timeouts += g.outcome == Outcome::timeout;
+      m.crashes += g.outcome == Outcome::crashed;
+      m.not_run_gates += g.outcome == Outcome::not_run;
+      m.conflicts += g.outcome == Outcome::conflict;
+    }
+    if (t->correct) {
+      m.correct++;
+      m.faster += t->verdict == "FASTER";
+      log_sum_correct += std::log(t->speedup);
+      log_sum_all += std::log(t->speedup);
+      for (size_t i = 0; i < kFastP.size(); ++i)
+        fast[i] += kFastP[i] == 1.0 ? t->verdict == "FASTER" && t->speedup > 1.0 : t->speedup > kFastP[i];
+    }
+  }
+  m.unjudged = m.tasks - m.judged;
+  const double n = m.tasks;
+  m.p_unseen_given_seen = m.correct_seen ? static_cast<double>(m.correct_both) / m.correct_seen : kNaN;
+  m.geomean_speedup_correct = m.correct ? std::exp(log_sum_correct / m.correct) : kNaN;
+  m.geomean_speedup_all = m.tasks ? std::exp(log_sum_all / n) : kNaN;
+  if (m.tasks) {
+    m.compile_rate = m.compiled / n;
+    m.correct_seen_rate = m.correct_seen / n;
+    m.correct_unseen_rate = m.correct_unseen / n;
+    m.correct_rate = m.correct / n;
+    m.generalization_gap = m.correct_seen_rate - m.correct_unseen_rate;
+    m.aka_score_mean = aka_sum / n;
+  }
+  for (size_t i = 0; i < kFastP.size(); ++i) m.fast_p.push_back(m.tasks ? fast[i] / n : 0.0);
+  return m;
+}
+
+json metrics_to_json(const Metrics& m) {
+  json fast = json::object();
+  for (size_t i = 0; i < kFastP.size(); ++i) {
+    char key[16];
+    std::snprintf(key, sizeof key, "%.1f", kFastP[i]);
+    fast[key] = m.fast_p[i];
+  }
+  return {{"tasks", m.tasks},
+          {"judged", m.judged},
+          {"unjudged", m.unjudged},
+          {"skipped_gates", m.skipped_gates},
+          {"compiled", m.compiled},
+          {"correct_seen", m.correct_seen},
+          {"correct_unseen", m.correct_unseen},
+          {"correct_seen_and_unseen", m.correct_both},
+          {"correct", m.correct},
+          {"faster", m.faster},
+          {"failed_gates", m.failed_gates},
+          {"timeouts", m.timeouts},
+          {"crashes", m.crashes},
+          {"not_run_gates", m.not_run_gates},
+          {"conflicts", m.conflicts},
+          {"compile_rate", m.compile_rate},
+          {"correct_seen_rate", m.correct_seen_rate},
+          {"correct_unseen_rate", m.correct_unseen_rate},
+          {"correct_rate", m.correct_rate},
+          {"p_unseen_given_seen", num(m.p_unseen_given_seen)},
+          {"generalization_gap", m.generalization_gap},
+          {"geomean_speedup_correct", num(m.geomean_speedup_correct)},
+          {"geomean_speedup_all", num(m.geomean_speedup_all)},
+          {"fast_p", fast},
+          {"aka_score_mean", m.aka_score_mean}};
+}
+
+}  // namespace arena::score

@@ -1,0 +1,60 @@
+// One task's score from its gates: compiled, correct on seen and unseen configurations, the
+// speedup with its interval and verdict, fraction of peak, the AgentKernelArena points, and
+// the first lines of whatever went wrong.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gate.h"
+
+namespace arena::score {
+
+struct PerfConfig {
+  std::string label, params, verdict;
+  double speedup, ci_low, ci_high;  // NaN where unknown
+  double fraction_of_peak, baseline_us, candidate_us;
+};
+
+struct GateView {
+  Outcome outcome = Outcome::missing;
+  std::string detail;
+  std::string result_path, result_problem;
+  std::vector<std::string> files;                // the Test.xml files that recorded it
+  std::map<std::string, double> numbers;         // configs_passed, configs_total, max_abs_err, ...
+};
+
+struct TaskScore {
+  std::string id, suite, task;
+  std::string agent = "none";  // outcome of <suite>/<task>/agent, or "none" when there is no such test
+  std::map<std::string, GateView> gates;
+  bool compiled = false, correct_seen = false, correct_unseen = false;
+  bool perf_valid = false;  // the perf gate produced a speedup that counts (passed, or failed only as SLOWER)
+  bool correct = false;     // correct_seen && correct_unseen && perf_valid
+  bool judged = true;       // false when a skipped or absent gate leaves the outcome open
+  std::string unjudged_reason;
+  double speedup, ci_low, ci_high;  // NaN unless the perf gate measured it
+  std::string verdict;              // FASTER, SLOWER, SAME, AMBIGUOUS or ""
+  double fraction_of_peak;          // lowest candidate fraction of peak over the perf configurations
+  std::string device;
+  std::vector<PerfConfig> configs;
+  double aka_score = 0;
+  std::vector<std::string> errors;  // "<gate>: <line>"
+  std::vector<std::string> notes;   // skips, result files missing or not used, inferences
+};
+
+// AgentKernelArena's points: 0 not compiled, 20 compiled but not correct, 120 + 100 x speedup correct.
+double aka_points(bool compiled, bool correct, double speedup);
+
+// gates: any of agent, compile, correct_seen, correct_unseen, perf (absent ones are "missing").
+TaskScore score_task(const std::string& suite, const std::string& task,
+                     const std::map<std::string, const GateResult*>& gates);
+
+nlohmann::json task_to_json(const TaskScore& t);
+
+// JSON number or NaN (results store NaN as null).
+double number_or_nan(const nlohmann::json& j, const char* key);
+
+}  // namespace arena::score

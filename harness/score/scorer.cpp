@@ -1,0 +1,138 @@
+#include "scorer.h"
+
+#include <ctime>
+#include <map>
+
+#include "ctest_xml.h"
+#include "metrics.h"
+#include "score_model.h"
+#include "shards.h"
+
+using json = nlohmann::json;
+
+namespace arena::score {
+
+namespace {
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+}  // namespace
+
+json metric_definitions() {
+  return {
+      {"tasks", "every task with at least one gate test in the Test.xml files; failed, crashed, timed-out, not-run "
+                "and unjudged tasks stay in every denominator"},
+      {"compile_rate", "tasks whose compile gate passed / tasks"},
+      {"correct_seen_rate", "tasks whose correct_seen gate passed / tasks"},
+      {"correct_unseen_rate", "tasks whose correct_unseen gate passed / tasks"},
+      {"correct_rate", "correct tasks / tasks; correct = correct_seen and correct_unseen passed and the perf gate "
+                       "gave a speedup that counts (it passed, or failed only on a confirmed slowdown)"},
+      {"p_unseen_given_seen", "tasks correct on seen and unseen / tasks correct on seen (null when none is correct on "
+                              "seen)"},
+      {"generalization_gap", "correct_seen_rate - correct_unseen_rate"},
+      {"geomean_speedup_correct", "geometric mean of the speedup over correct tasks only (null when none)"},
+      {"geomean_speedup_all", "geometric mean over all tasks, a task that is not correct counting as speedup 1.0"},
+      {"fast_p", "share of all tasks that are correct (seen and unseen) with speedup > p; for p = 1.0 the perf "
+                 "verdict must also be FASTER (95 % interval above 1 + delta)"},
+      {"aka_score_mean", "mean over all tasks of the AgentKernelArena points: 0 not compiled, 20 compiled but not "
+                         "correct, 120 + 100 x speedup correct"},
+      {"unjudged", "tasks whose outcome a skipped (no GPU) or absent gate left open; they count as not correct in the "
+                   "rates above"},
+      {"skipped_gates", "gates that exited 77 (skipped: no GPU)"},
+      {"fraction_of_peak", "per task: the lowest candidate fraction of the device's peak (bandwidth, or fp32 FLOP/s "
+                           "where the task is compute-bound) over the perf configurations"},
+  };
+}
+
+json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::vector<PathMap>& maps,
+                          const std::string& run_name) {
+  std::vector<TestXml> files;
+  files.reserve(xml_paths.size());
+  for (const auto& p : xml_paths) files.push_back(read_test_xml(p));
+
+  MergeReport merge;
+  std::map<std::string, GateResult> gates = merge_gate_tests(files, &merge);
+  if (gates.empty()) {
+    std::string list;
+    for (const auto& p : xml_paths) list += (list.empty() ? "" : ", ") + p;
+    throw InputError(list + ": no <suite>/<task>/<gate> tests (compile, correct_seen, correct_unseen, perf, agent) "
+                            "in these Test.xml files");
+  }
+  for (auto& [name, g] : gates) attach_result_json(g, maps);
+
+  // Group by task, in name order.
+  std::map<std::string, std::map<std::string, const GateResult*>> by_task;
+  std::map<std::string, std::pair<std::string, std::string>> names;
+  for (const auto& [name, g] : gates) {
+    std::string suite, task, gate;
+    split_gate_test_name(name, &suite, &task, &gate);
+    by_task[suite + "/" + task][gate] = &g;
+    names[suite + "/" + task] = {suite, task};
+  }
+  std::vector<TaskScore> tasks;
+  for (const auto& [id, tg] : by_task) tasks.push_back(score_task(names[id].first, names[id].second, tg));
+
+  std::map<std::string, std::vector<const TaskScore*>> per_suite;
+  std::vector<const TaskScore*> all;
+  json task_list = json::array();
+  for (const auto& t : tasks) {
+    per_suite[t.suite].push_back(&t);
+    all.push_back(&t);
+    task_list.push_back(task_to_json(t));
+  }
+  json suites = json::object();
+  for (const auto& [suite, ts] : per_suite) suites[suite] = metrics_to_json(compute_metrics(ts));
+
+  json inputs = json::array();
+  for (const auto& f : files) {
+    int gate_tests = 0;
+    for (const auto& r : f.tests) {
+      std::string s, t, g;
+      gate_tests += split_gate_test_name(r.name, &s, &t, &g);
+    }
+    inputs.push_back({{"file", f.path},
+                      {"site", f.site},
+                      {"build_name", f.build_name},
+                      {"build_stamp", f.build_stamp},
+                      {"start_test_time", f.start_time},
+                      {"end_test_time", f.end_time},
+                      {"tests", f.tests.size()},
+                      {"gate_tests", gate_tests}});
+  }
+  json warnings = json::array();
+  int missing_results = 0;
+  for (const auto& t : tasks)
+    for (const auto& [name, g] : t.gates) missing_results += !g.result_problem.empty();
+  if (missing_results)
+    warnings.push_back(std::to_string(missing_results) +
+                       " gate result file(s) missing or not used: the Test.xml outcome counts, details come from its "
+                       "measurements (see each task's notes)");
+  if (!merge.conflicts.empty())
+    warnings.push_back(std::to_string(merge.conflicts.size()) +
+                       " test(s) with conflicting outcomes across Test.xml files: counted as failed");
+  Metrics overall = compute_metrics(all);
+  if (overall.unjudged)
+    warnings.push_back(std::to_string(overall.unjudged) + " of " + std::to_string(overall.tasks) +
+                       " task(s) could not be judged (gates skipped or absent): they count as not correct");
+
+  return {{"schema", 1},
+          {"tool", "arena-score"},
+          {"run", run_name},
+          {"created", utc_now()},
+          {"inputs", inputs},
+          {"ignored_tests", merge.ignored_tests},
+          {"definitions", metric_definitions()},
+          {"overall", metrics_to_json(overall)},
+          {"suites", suites},
+          {"tasks", task_list},
+          {"duplicates", merge.duplicates},
+          {"conflicts", merge.conflicts},
+          {"warnings", warnings}};
+}
+
+}  // namespace arena::score
