@@ -103,6 +103,12 @@ elseif(CASE STREQUAL "probe_hidden_paths")
   expect("the solution hidden" probe MATCHES "BLOCKED ${PROBE_SOLUTION}")
   expect("the full spec hidden" probe MATCHES "BLOCKED ${PROBE_SPEC}")
   expect("the build tree hidden" probe MATCHES "BLOCKED ${PROBE_CACHE}")
+  file(READ "${run}/workspace/check.log" check_log)
+  file(READ "${run}/workspace/check.rc" check_rc)
+  string(STRIP "${check_rc}" check_rc)
+  # 0 on a GPU machine; 77 (correctness gate skipped) without a GPU, after the compile step.
+  expect("the self-check to compile inside the sandbox (exit ${check_rc}):\n${check_log}"
+         check_log MATCHES "compiled in" AND check_rc MATCHES "^(0|77)$")
 elseif(CASE MATCHES "^(claude_code|codex)$")
   # Offline here: the real CLI starts, fails to reach its service, and that is recorded.
   expect("a recorded failure (got ${status})" status STREQUAL "failed" OR status STREQUAL "timed_out")
