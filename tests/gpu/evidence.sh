@@ -5,6 +5,7 @@
 #   tests/gpu/evidence.sh suite <candidate>     ctest -L hip2hip with baseline | solution | <folder>
 #   tests/gpu/evidence.sh case <name>           one broken candidate (tests/candidates/<name>) on gelu_f16
 #   tests/gpu/evidence.sh mixed <name>          the whole suite with <name> on gelu_f16, baselines elsewhere
+#   tests/gpu/evidence.sh agent <name>          the whole suite through agent <name> (e.g. replay), sandboxed
 #
 # Logs and result JSON go to $OUT (or ./gpu-evidence).
 set -uo pipefail
@@ -25,13 +26,15 @@ run_ctest() {  # tag, ctest args...
   shift
   rm -rf $build/arena/results
   local t0=$(date +%s.%N)
-  (cd $build && ctest --resource-spec-file arena_resources.json -V "$@") >"$out/ctest-$tag.log" 2>&1
+  rm -rf $build/Testing
+  (cd $build && ctest -T Test --no-compress-output --resource-spec-file arena_resources.json -V "$@") >"$out/ctest-$tag.log" 2>&1
   local rc=$?
   local t1=$(date +%s.%N)
   echo "ctest $tag: exit $rc, wall $(awk "BEGIN{print $t1 - $t0}") s"
   grep -E "^ *[0-9]+/[0-9]+ Test +#" "$out/ctest-$tag.log"
   $build/harness/arena-summary $build/arena/results | tee "$out/summary-$tag.txt"
-  tar -C $build/arena -czf "$out/results-$tag.tgz" results
+  # Gate results and CTest's Test.xml together: what the scorer reads.
+  tar -C $build -czf "$out/results-$tag.tgz" arena/results Testing
 }
 
 case ${1:-} in
@@ -53,8 +56,15 @@ case ${1:-} in
     configure "$PWD/tests/candidates/$2" baseline
     run_ctest "mixed-$2" -L '^hip2hip$'
     ;;
+  agent)
+    cmake -S . -B $build -DARENA_AGENT="$2" -DARENA_AGENT_SANDBOX=ON -DARENA_AGENT_REDO=ON \
+      -DARENA_RUN_NAME=evidence >>"$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
+    run_ctest "agent-$2" -L '^hip2hip$' -j "$(nproc)"
+    tar -C $build/arena -czf "$out/agent-runs-$2.tgz" evidence
+    cmake -S . -B $build -DARENA_AGENT= >>"$out/configure.log" 2>&1
+    ;;
   *)
-    echo "usage: $0 build | suite <candidate> | case <name> | mixed <name>" >&2
+    echo "usage: $0 build | suite <candidate> | case <name> | mixed <name> | agent <name>" >&2
     exit 2
     ;;
 esac
