@@ -87,9 +87,13 @@ TestRecord read_test(const tinyxml2::XMLElement* t, const std::string& path) {
 TestXml parse_test_xml(const std::string& text, const std::string& path) {
   tinyxml2::XMLDocument doc;
   if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
-    const char* detail = doc.ErrorStr();
-    throw InputError(where(path, doc.ErrorLineNum()) + "malformed XML (" + doc.ErrorName() + ")" +
-                     (detail ? std::string(": ") + detail : ""));
+    // ErrorStr() is "Error=<name> ErrorID=<n> (0x..) Line number=<line>: <detail>"; keep the detail.
+    std::string detail = doc.ErrorStr() ? doc.ErrorStr() : "";
+    size_t at = detail.find("Line number=");
+    at = at == std::string::npos ? std::string::npos : detail.find(": ", at);
+    detail = at == std::string::npos ? "" : detail.substr(at + 2);
+    throw InputError(where(path, doc.ErrorLineNum()) + "malformed XML: " + doc.ErrorName() +
+                     (detail.empty() ? "" : " (" + detail + ")"));
   }
   const tinyxml2::XMLElement* site = doc.FirstChildElement("Site");
   if (!site) {
@@ -130,13 +134,13 @@ std::string resolve_test_xml(const std::string& path) {
     std::ifstream tag_file(testing / "TAG");
     std::string tag;
     if (tag_file && std::getline(tag_file, tag) && !tag.empty()) {
-      fs::path xml = testing / tag / "Test.xml";
+      fs::path xml = (testing / tag / "Test.xml").lexically_normal();
       if (fs::is_regular_file(xml)) return xml.string();
       throw InputError(path + ": " + (testing / "TAG").string() + " names tag " + tag + " but " + xml.string() +
                        " does not exist (run ctest -T Test)");
     }
   }
-  if (fs::is_regular_file(p / "Test.xml")) return (p / "Test.xml").string();
+  if (fs::is_regular_file(p / "Test.xml")) return (p / "Test.xml").lexically_normal().string();
   throw InputError(path + ": no Test.xml here (expected a Test.xml, a build folder with Testing/TAG, or a Testing folder)");
 }
 

@@ -1,6 +1,7 @@
 // index.html: one self-contained page (inline CSS, SVG and a little JS; no external URLs).
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
 #include <vector>
 
@@ -20,12 +21,13 @@ h1{font-size:24px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bott
 .meta{color:#5a6472;font-size:13px}
 .warn{background:#fff4d6;border:1px solid #e8c35a;padding:6px 10px;margin:6px 0;font-size:13px}
 table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #d7dce3;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#eef1f5}td.n{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#eef1f5}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+table#tasks{width:100%}td.err{min-width:260px}.ci{font-size:11px;color:#5a6472}
 table.sortable th{cursor:pointer;user-select:none}table.sortable th:after{content:" \2195";color:#9aa3af}
 table.sortable th[aria-sort=ascending]:after{content:" \2191";color:#1d2430}
 table.sortable th[aria-sort=descending]:after{content:" \2193";color:#1d2430}
 .ok{color:#13795b}.bad{color:#b42318;font-weight:600}.skip{color:#8a6d00}.dim{color:#8a94a3}
-.err{font-size:12px;color:#b42318;max-width:520px}.err div{margin:1px 0}
+.err{font-size:12px;color:#b42318}.err div{margin:1px 0}
 svg text{font-family:inherit;font-size:11px;fill:#1d2430}
 .legend span{display:inline-block;margin-right:14px;font-size:12px}
 .sw{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:middle}
@@ -64,7 +66,7 @@ const char* kScript = R"JS(
 std::string esc(const std::string& s) { return html_escape(s); }
 
 std::string outcome_class(const std::string& o) {
-  if (o == "passed") return "ok";
+  if (o == "passed" || o == "finished") return "ok";
   if (o == "skipped") return "skip";
   if (o == "missing") return "dim";
   return "bad";
@@ -98,9 +100,9 @@ void tasks_section(std::ostringstream& h, const json& s) {
   h << "<h2>Tasks</h2>\n<p class=\"meta\">Click a column to sort (or open the page with #sort=speedup-desc).</p>\n"
        "<table id=\"tasks\" class=\"sortable\"><thead><tr>"
        "<th data-key=\"task\">task</th><th data-key=\"agent\">agent</th><th data-key=\"compile\">compile</th>"
-       "<th data-key=\"seen\">correct_seen</th><th data-key=\"unseen\">correct_unseen</th>"
+       "<th data-key=\"seen\" title=\"correct_seen\">seen</th><th data-key=\"unseen\" title=\"correct_unseen\">unseen</th>"
        "<th data-key=\"speedup\" data-type=\"num\">speedup [95 % CI]</th><th data-key=\"verdict\">verdict</th>"
-       "<th data-key=\"peak\" data-type=\"num\">peak (min)</th><th data-key=\"points\" data-type=\"num\">points</th>"
+       "<th data-key=\"peak\" data-type=\"num\" title=\"lowest candidate fraction of peak over the perf configurations\">peak</th><th data-key=\"points\" data-type=\"num\">points</th>"
        "<th data-key=\"errors\">errors</th></tr></thead><tbody>\n";
   for (const auto& t : s["tasks"]) {
     const bool counts = t.value("correct", false);
@@ -111,8 +113,11 @@ void tasks_section(std::ostringstream& h, const json& s) {
       << esc(agent) << "</td>";
     h << gate_td(t, "compile") << gate_td(t, "correct_seen") << gate_td(t, "correct_unseen");
     h << "<td class=\"n" << (counts || !t["speedup"].is_number() ? "" : " dim") << "\" data-v=\""
-      << (counts ? num_attr(t["speedup"]) : "") << "\">" << esc(fmt_speedup(t))
-      << (counts || !t["speedup"].is_number() ? "" : " (does not count)") << "</td>";
+      << (counts ? num_attr(t["speedup"]) : "") << "\">" << esc(fmt_num(t["speedup"]));
+    if (t["ci95_low"].is_number() && t["ci95_high"].is_number())
+      h << "<div class=\"ci\">[" << fmt_num(t["ci95_low"]) << ", " << fmt_num(t["ci95_high"]) << "]</div>";
+    if (!counts && t["speedup"].is_number()) h << "<div class=\"ci\">does not count</div>";
+    h << "</td>";
     const std::string verdict = t["verdict"].is_string() ? t["verdict"].get<std::string>() : "";
     h << "<td class=\"" << (verdict == "FASTER" ? "ok" : verdict == "SLOWER" ? "bad" : "") << "\" data-v=\""
       << esc(verdict) << "\">" << esc(verdict.empty() ? "-" : verdict) << "</td>";
@@ -163,7 +168,7 @@ void speedup_chart(std::ostringstream& h, const json& s) {
     const int left = 230, width = 620, top = 24, row_h = 22;
     const int height = top + static_cast<int>(rows.size()) * row_h + 30;
     auto X = [&](double v) { return left + (std::log2(std::max(v, 1e-3)) - l0) / (l1 - l0) * width; };
-    h << "<svg width=\"" << left + width + 40 << "\" height=\"" << height << "\" role=\"img\" "
+    h << "<svg width=\"" << left + width + 170 << "\" height=\"" << height << "\" role=\"img\" "
       << "aria-label=\"speedup per task with 95 % intervals\">\n";
     for (double e = l0; e <= l1; e += 1) {
       double v = std::pow(2.0, e), x = X(v);
@@ -215,7 +220,8 @@ void fast_p_chart(std::ostringstream& h, const json& s) {
     ss.name = t.value("suite", "");
     ss.tasks++;
     all.tasks++;
-    if (t.value("correct", false) && t["speedup"].is_number()) {
+    // Only a detectable speedup (verdict FASTER) counts on the curve, so it meets fast_1.0 at p = 1.
+    if (t.value("correct", false) && t["speedup"].is_number() && t.value("verdict", json()) == "FASTER") {
       ss.speedups.push_back(t["speedup"].get<double>());
       all.speedups.push_back(t["speedup"].get<double>());
     }
@@ -274,9 +280,10 @@ void fast_p_chart(std::ostringstream& h, const json& s) {
     if (m.contains(p) && m[p].is_number())
       h << "<circle cx=\"" << X(std::stod(p)) << "\" cy=\"" << Y(m[p].get<double>()) << "\" r=\"4\" fill=\"#fff\" "
         << "stroke=\"#b42318\" stroke-width=\"2\"><title>fast_" << p << " = " << fmt_pct(m[p]) << "</title></circle>\n";
-  h << "</svg>\n<p class=\"meta\">Curves use the speedup's point estimate; the red circles are the reported fast_1.0, "
-       "fast_1.5 and fast_2.0 (fast_1.0 also requires the verdict FASTER). Tasks that are not correct count in the "
-       "denominator.</p>\n";
+  h << "</svg>\n<p class=\"meta\">Share of all tasks (incorrect ones stay in the denominator) that are correct with "
+       "verdict FASTER and a speedup point estimate above p. Red circles: the reported fast_1.0, fast_1.5 and fast_2.0 "
+       "(fast_1.5 and fast_2.0 do not require the verdict, so a task with a wide AMBIGUOUS interval can put a circle "
+       "above the curve).</p>\n";
 }
 
 void seen_unseen_section(std::ostringstream& h, const json& s) {
@@ -292,7 +299,7 @@ void seen_unseen_section(std::ostringstream& h, const json& s) {
     std::vector<std::string> cell[2][2];
     for (const json* t : ts)
       cell[(*t)["correct_seen"].get<bool>() ? 0 : 1][(*t)["correct_unseen"].get<bool>() ? 0 : 1].push_back(
-          (*t)["task"].get<std::string>());
+          (*t)["task"].get<std::string>() + (t->value("judged", true) ? "" : " (not judged)"));
     auto td = [&](int a, int b, const char* cls) {
       std::ostringstream o;
       o << "<td class=\"n " << cls << "\"><b>" << cell[a][b].size() << "</b>";

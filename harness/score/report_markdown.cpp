@@ -38,8 +38,7 @@ std::string render_summary_markdown(const json& s) {
     md << "- `" << in.value("file", "") << "` (site " << in.value("site", "?") << ", " << in.value("gate_tests", 0)
        << " gate tests of " << in.value("tests", 0) << ")\n";
   md << "\n";
-  for (const auto& w : s["warnings"]) md << "> **Warning:** " << w.get<std::string>() << "\n>\n";
-  if (!s["warnings"].empty()) md << "\n";
+  for (const auto& w : s["warnings"]) md << "> **Warning:** " << w.get<std::string>() << "\n\n";
 
   md << "## Metrics\n\n";
   metrics_table(md, s);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "failure_lines.h"
@@ -90,6 +91,7 @@ GateView view_of(const GateResult& g) {
   v.result_path = g.result_path;
   v.result_problem = g.result_problem;
   v.files = g.files;
+  if (g.outcome == Outcome::conflict) return v;  // the records disagree: no numbers from either
   for (const char* k : {"configs_passed", "configs_total", "max_abs_err", "max_rel_err", "seconds"}) {
     double x = measured(g, k);
     if (std::isfinite(x)) v.numbers[k] = x;
@@ -107,7 +109,7 @@ std::vector<std::string> gate_errors(const std::string& gate, const GateResult& 
   const json& j = g.result;
   if (g.outcome == Outcome::timeout || g.outcome == Outcome::crashed || g.outcome == Outcome::conflict)
     lines.push_back(g.detail);
-  if (g.outcome == Outcome::conflict) return lines;
+  if (g.outcome == Outcome::conflict) return {gate + ": " + g.detail};
   if (gate == "compile") {
     for (const auto& l : failure_lines(g.record.output, 2))
       if (l.find("the compiler output is above") == std::string::npos) lines.push_back(l);
@@ -125,15 +127,17 @@ std::vector<std::string> gate_errors(const std::string& gate, const GateResult& 
                                     c["problems"][0].is_string()
                                 ? c["problems"][0].get<std::string>()
                                 : "failed";
-        lines.push_back(one_line(c.value("label", "?") + (c.contains("params") ? " (" + c.value("params", "") + ")" : "") +
-                                 ": " + first));
+        const std::string label = c.value("label", "?");
+        // arena-correct's problems already say "... on <label> (<params>), trial t, launch l"
+        lines.push_back(one_line(first.find(label) != std::string::npos ? first
+                                 : label + (c.contains("params") ? " (" + c.value("params", "") + ")" : "") + ": " + first));
       }
   } else if (gate == "perf") {
     for (const auto& f : perf_failures(g))
       if (lines.size() < 3) lines.push_back(one_line(f));
   }
-  if (lines.empty() || (lines.size() == 1 && g.outcome != Outcome::failed))
-    for (const auto& l : failure_lines(g.record.output, 2))
+  if (lines.empty() || (lines.size() == 1 && g.outcome != Outcome::failed))  // timeout, crash: what it printed last
+    for (const auto& l : failure_lines(g.record.output, lines.empty() ? 2 : 1))
       if (std::find(lines.begin(), lines.end(), l) == lines.end()) lines.push_back(l);
   if (lines.empty()) lines.push_back(g.detail.empty() ? std::string(outcome_name(g.outcome)) : g.detail);
   if (!g.record.output_note.empty()) lines.push_back("(" + g.record.output_note + ")");
@@ -171,7 +175,18 @@ TaskScore score_task(const std::string& suite, const std::string& task,
   for (const auto& name : kGates)
     if (gates.count(name) && gates.at(name)) t.gates[name] = view_of(*gates.at(name));
     else if (name != "agent") t.gates[name] = GateView{};
-  if (gates.count("agent") && gates.at("agent")) t.agent = outcome_name(gate("agent").outcome);
+  t.agent_seconds = kNaN;
+  if (gates.count("agent") && gates.at("agent")) {
+    const GateResult& a = gate("agent");
+    auto status = a.record.texts.find("agent_status");
+    t.agent = a.outcome == Outcome::passed && status != a.record.texts.end() ? status->second : outcome_name(a.outcome);
+    t.agent_seconds = measured(a, "agent_seconds");
+    if (t.agent != "passed" && t.agent != "finished") {
+      char secs[48] = "";
+      if (std::isfinite(t.agent_seconds)) std::snprintf(secs, sizeof secs, " after %.0f s", t.agent_seconds);
+      t.notes.push_back("agent: " + t.agent + secs + "; the gates judged what it left");
+    }
+  }
 
   const GateResult &compile = gate("compile"), &seen = gate("correct_seen"), &unseen = gate("correct_unseen"),
                    &perf = gate("perf");
@@ -198,8 +213,7 @@ TaskScore score_task(const std::string& suite, const std::string& task,
   // Is the outcome settled, or did a skipped or absent gate leave it open?
   auto open = [&](const char* name, const GateResult& g) {
     t.judged = false;
-    t.unjudged_reason = std::string(name) + " " + outcome_name(g.outcome) +
-                        (g.outcome == Outcome::skipped && !g.detail.empty() ? " (" + g.detail + ")" : "");
+    t.unjudged_reason = std::string(name) + " " + outcome_name(g.outcome);
   };
   if (is_failure(compile.outcome)) {  // settled: not compiled
   } else if (!t.compiled) {
@@ -249,6 +263,7 @@ TaskScore score_task(const std::string& suite, const std::string& task,
     return s;
   };
   if (!not_run.empty()) t.errors.push_back(join(not_run) + ": not run (" + one_line(not_run_why) + ")");
+  if (skipped_why.rfind("SKIPPED: ", 0) == 0) skipped_why = skipped_why.substr(9);
   if (!skipped.empty()) t.notes.push_back(join(skipped) + ": skipped (" + one_line(skipped_why) + ")");
   if (perf.outcome == Outcome::passed && !std::isfinite(t.speedup))
     t.errors.push_back("perf: passed but no speedup was recorded (no result file and no measurements)");
@@ -277,6 +292,7 @@ json task_to_json(const TaskScore& t) {
             {"suite", t.suite},
             {"task", t.task},
             {"agent", t.agent},
+            {"agent_seconds", num_json(t.agent_seconds)},
             {"compiled", t.compiled},
             {"correct_seen", t.correct_seen},
             {"correct_unseen", t.correct_unseen},

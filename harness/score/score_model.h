@@ -28,7 +28,10 @@ struct GateView {
 
 struct TaskScore {
   std::string id, suite, task;
-  std::string agent = "none";  // outcome of <suite>/<task>/agent, or "none" when there is no such test
+  // <suite>/<task>/agent: the agent_status it measured (finished, failed, timed_out) when the test
+  // passed, else the test's own outcome; "none" when there is no such test.
+  std::string agent = "none";
+  double agent_seconds;  // NaN unless measured
   std::map<std::string, GateView> gates;
   bool compiled = false, correct_seen = false, correct_unseen = false;
   bool perf_valid = false;  // the perf gate produced a speedup that counts (passed, or failed only as SLOWER)

@@ -1,0 +1,176 @@
+// arena-score: scores KernelArena runs from CTest's Test.xml and the gates' result JSON, and
+// compares two scored runs.
+//
+//   arena-score [score] <Test.xml | build folder | Testing folder>... [--run NAME]
+//               [--results-dir DIR] [--map FROM=TO]...
+//       -> <results dir>/<run>/{scores.json, summary.md, index.html}
+//   arena-score compare <A/scores.json> <B/scores.json> [--delta D] [--out DIR]
+//       -> Markdown on stdout; with --out, DIR/{compare.json, compare.md}
+//
+// Several Test.xml files (shards) are merged into one score. The run folder is written to a
+// temporary folder and renamed into place; an existing folder is never overwritten: a --run
+// name that exists is refused, a default name (the Test.xml's tag) gets -2, -3, ... added.
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "compare.h"
+#include "ctest_xml.h"
+#include "format.h"
+#include "report.h"
+#include "run_folder.h"
+#include "scorer.h"
+
+#ifndef ARENA_SCORE_RESULTS_DIR
+#define ARENA_SCORE_RESULTS_DIR "results"
+#endif
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using namespace arena::score;
+
+namespace {
+
+const char* kUsage =
+    "usage:\n"
+    "  arena-score [score] <Test.xml | build folder | Testing folder>... [--run NAME] [--results-dir DIR]\n"
+    "              [--map FROM=TO]...\n"
+    "      writes DIR/NAME/{scores.json, summary.md, index.html} (DIR defaults to " ARENA_SCORE_RESULTS_DIR ";\n"
+    "      NAME defaults to the first Test.xml's tag, with -2, -3, ... added if taken; an explicit --run\n"
+    "      that exists is refused). --map rewrites result paths recorded on another machine.\n"
+    "  arena-score compare <A/scores.json> <B/scores.json> [--delta D] [--out DIR]\n"
+    "      prints the comparison as Markdown; --out also writes DIR/{compare.json, compare.md}\n";
+
+[[noreturn]] void usage_error(const std::string& why) {
+  std::fprintf(stderr, "arena-score: %s\n%s", why.c_str(), kUsage);
+  std::exit(2);
+}
+
+std::string default_run_name(const std::string& xml) {
+  fs::path p = fs::absolute(xml).lexically_normal();
+  if (p.parent_path().parent_path().filename() == "Testing") return p.parent_path().filename().string();
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", std::gmtime(&t));
+  return buf;
+}
+
+void print_metrics_line(const std::string& name, const json& m) {
+  std::printf("  %-12s %d task(s): compile %s | seen %s | unseen %s | correct %s | geomean speedup: %s (correct only), "
+              "%s (all, not correct = 1.0) | fast_1.0 %s | points %s",
+              name.c_str(), m.value("tasks", 0), fmt_pct(m["compile_rate"]).c_str(),
+              fmt_pct(m["correct_seen_rate"]).c_str(), fmt_pct(m["correct_unseen_rate"]).c_str(),
+              fmt_pct(m["correct_rate"]).c_str(), fmt_num(m["geomean_speedup_correct"]).c_str(),
+              fmt_num(m["geomean_speedup_all"]).c_str(), fmt_pct(m["fast_p"]["1.0"]).c_str(),
+              fmt_num(m["aka_score_mean"], "%.1f").c_str());
+  if (m.value("unjudged", 0)) std::printf(" | %d not judged", m.value("unjudged", 0));
+  std::printf("\n");
+}
+
+int run_score(const std::vector<std::string>& args) {
+  std::vector<std::string> inputs;
+  std::vector<PathMap> maps;
+  std::string run, results_dir = ARENA_SCORE_RESULTS_DIR;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) usage_error(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--run") run = value();
+    else if (a == "--results-dir") results_dir = value();
+    else if (a == "--map") {
+      std::string m = value();
+      size_t eq = m.find('=');
+      if (eq == std::string::npos || eq == 0) usage_error("--map wants FROM=TO, got '" + m + "'");
+      maps.push_back({m.substr(0, eq), m.substr(eq + 1)});
+    } else if (a.rfind("--", 0) == 0) usage_error("unknown option " + a);
+    else inputs.push_back(a);
+  }
+  if (inputs.empty()) usage_error("no Test.xml given");
+  std::vector<std::string> xmls;
+  for (const auto& in : inputs) xmls.push_back(resolve_test_xml(in));
+  const bool named = !run.empty();
+  if (!named) run = default_run_name(xmls.front());
+
+  json scores = score_test_xml_files(xmls, maps, run);  // all input errors surface here, before any output
+  const std::string folder =
+      write_run_folder(results_dir, run, named ? OnExists::refuse : OnExists::suffix, [&](const std::string& name) {
+        scores["run"] = name;
+        return std::map<std::string, std::string>{{"scores.json", scores.dump(2) + "\n"},
+                                                  {"summary.md", render_summary_markdown(scores)},
+                                                  {"index.html", render_index_html(scores)}};
+      });
+  std::printf("arena-score: run %s from %zu Test.xml file(s) -> %s\n", scores["run"].get<std::string>().c_str(),
+              xmls.size(), folder.c_str());
+  for (const auto& [name, m] : scores["suites"].items()) print_metrics_line(name, m);
+  if (scores["suites"].size() > 1) print_metrics_line("overall", scores["overall"]);
+  for (const auto& w : scores["warnings"]) std::printf("  warning: %s\n", w.get<std::string>().c_str());
+  return 0;
+}
+
+json read_scores(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot read the file");
+  json j = json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("tasks") || !j["tasks"].is_array())
+    throw InputError(path + ": not a scores.json written by arena-score");
+  return j;
+}
+
+int run_compare(const std::vector<std::string>& args) {
+  std::vector<std::string> files;
+  std::string out;
+  double delta = 0.01;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--out" && i + 1 < args.size()) out = args[++i];
+    else if (a == "--delta" && i + 1 < args.size()) {
+      char* end = nullptr;
+      delta = std::strtod(args[++i].c_str(), &end);
+      if (!end || *end || delta < 0 || delta >= 1) usage_error("--delta wants a number in [0, 1)");
+    } else if (a.rfind("--", 0) == 0) usage_error("unknown or incomplete option " + a);
+    else files.push_back(a);
+  }
+  if (files.size() != 2) usage_error("compare wants two scores.json files");
+  json c = compare_runs(read_scores(files[0]), read_scores(files[1]), delta);
+  c["a"]["file"] = files[0];
+  c["b"]["file"] = files[1];
+  const std::string md = render_compare_markdown(c);
+  if (!out.empty()) {
+    fs::path o = fs::absolute(out).lexically_normal();
+    write_run_folder(o.parent_path().string(), o.filename().string(), OnExists::refuse, [&](const std::string&) {
+      return std::map<std::string, std::string>{{"compare.json", c.dump(2) + "\n"}, {"compare.md", md}};
+    });
+  }
+  std::fwrite(md.data(), 1, md.size(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::fputs(kUsage, args.empty() ? stderr : stdout);
+    return args.empty() ? 2 : 0;
+  }
+  try {
+    if (args[0] == "compare") return run_compare({args.begin() + 1, args.end()});
+    if (args[0] == "score") args.erase(args.begin());
+    return run_score(args);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "arena-score: %s\n", e.what());
+  } catch (const FolderExists& e) {
+    std::fprintf(stderr, "arena-score: %s\n", e.what());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "arena-score: %s\n", e.what());
+  }
+  return 1;
+}

@@ -1,0 +1,250 @@
+#!/usr/bin/env bash
+# End-to-end checks of arena-score on the fixtures in fixtures/ (README.md there says what each
+# holds). One CTest test per case:
+#
+#   check_case.sh <case> <arena-score> <score_json_check> <fixtures dir> <work dir>
+#
+# Every case asserts real numbers; see the expected values next to each command.
+set -euo pipefail
+name=$1
+score=$2
+check=$3
+fixtures=$4
+work=$5
+rm -rf "$work"
+mkdir -p "$work"
+results=$work/results
+cd "$fixtures"  # inputs given relative to the fixtures, as a user would from a source tree
+
+fail() {
+  echo "FAILED: $*"
+  exit 1
+}
+contains() {  # file, extended regex
+  grep -qE -- "$2" "$1" || fail "$1 does not match /$2/"
+}
+self_contained() {  # no fetch of anything outside the page
+  if grep -nE 'https?://|src=|@import|url\(' "$1"; then fail "$1 refers to something outside itself"; fi
+}
+no_leftovers() {  # nothing half-written beside the run folders
+  if ls -A "$1" | grep -q partial; then fail "temporary folders left in $1: $(ls -A "$1")"; fi
+}
+
+case $name in
+  all_pass)  # 5 real H200 tasks: 4 expert solutions (FASTER) and one A/A baseline (SAME, 1.0004)
+    "$score" all_pass --results-dir "$results" --run r
+    "$check" "$results/r/scores.json" \
+      overall:tasks=5 overall:judged=5 overall:compile_rate=1 overall:correct_seen_rate=1 \
+      overall:correct_unseen_rate=1 overall:p_unseen_given_seen=1 overall:generalization_gap=0 overall:correct=5 \
+      overall:geomean_speedup_correct=2.782221 overall:geomean_speedup_all=2.782221 \
+      overall:fast_p:1.0=0.8 overall:fast_p:1.5=0.8 overall:fast_p:2.0=0.8 overall:aka_score_mean=459.6011 \
+      suites#1 suites:hip2hip:tasks=5 tasks#5 \
+      'tasks:[hip2hip/gelu_f16]:agent=finished' 'tasks:[hip2hip/gelu_f16]:agent_seconds=12.5' \
+      'tasks:[hip2hip/gemm_f32]:agent=none' 'tasks:[hip2hip/gelu_f16]:notes#0' \
+      'tasks:[hip2hip/gelu_f16]:speedup=2.046454' 'tasks:[hip2hip/gelu_f16]:ci95_low=2.0425' \
+      'tasks:[hip2hip/gelu_f16]:fraction_of_peak=0.522312' 'tasks:[hip2hip/gelu_f16]:device=NVIDIA H200' \
+      'tasks:[hip2hip/gelu_f16]:gates:correct_unseen:configs_passed=10' \
+      'tasks:[hip2hip/softmax_rows]:verdict=SAME' 'tasks:[hip2hip/softmax_rows]:aka_score=220.04' \
+      'tasks:[hip2hip/transpose_2d]:configs#4' 'tasks:[hip2hip/gemm_f32]:errors#0' \
+      warnings#0 conflicts#0 duplicates#0
+    contains "$results/r/summary.md" '^\| hip2hip/transpose_2d \| none \| ok \| 4/4 \| 13/13 \| 6\.818 \[6\.806, 6\.829\] \| FASTER \|'
+    contains "$results/r/summary.md" '^\| geomean speedup, all tasks \(not correct = 1\.0\) \| 2\.782 \| 2\.782 \|'
+    contains "$results/r/index.html" '<svg '
+    self_contained "$results/r/index.html"
+    ;;
+
+  failures)  # compile failure, Not Run dependents, seen/unseen failures, timeout, crash, slowdown,
+    # missing measurements, missing result file, speed-of-light violation; two suites
+    "$score" failures --results-dir "$results" --run r
+    "$check" "$results/r/scores.json" \
+      overall:tasks=9 overall:judged=8 overall:unjudged=1 overall:compiled=8 overall:compile_rate=0.888889 \
+      overall:correct_seen=6 overall:correct_unseen=7 overall:correct_seen_and_unseen=5 \
+      overall:p_unseen_given_seen=0.833333 overall:generalization_gap=-0.111111 overall:correct=2 \
+      overall:geomean_speedup_correct=1.131371 overall:geomean_speedup_all=1.027809 \
+      overall:fast_p:1.0=0.111111 overall:fast_p:1.5=0.111111 overall:fast_p:2.0=0 overall:aka_score_mean=66.66667 \
+      overall:failed_gates=5 overall:timeouts=1 overall:crashes=1 overall:not_run_gates=6 overall:skipped_gates=0 \
+      suites#2 suites:extra:tasks=2 suites:extra:correct=1 suites:extra:aka_score_mean=150 \
+      suites:hip2hip:tasks=7 suites:hip2hip:unjudged=1 suites:hip2hip:geomean_speedup_correct=0.8 \
+      suites:hip2hip:generalization_gap=-0.142857 ignored_tests=1 \
+      'tasks:[hip2hip/a_compile_fail]:compiled=false' 'tasks:[hip2hip/a_compile_fail]:aka_score=0' \
+      'tasks:[hip2hip/a_compile_fail]:agent=timed_out' \
+      'tasks:[hip2hip/a_compile_fail]:notes:[0]=agent: timed_out after 3600 s; the gates judged what it left' \
+      'tasks:[hip2hip/a_compile_fail]:judged=true' 'tasks:[hip2hip/a_compile_fail]:gates:perf:outcome=not_run' \
+      'tasks:[hip2hip/a_compile_fail]:errors:[0]~kernel\.hip\(6\): error: expected an expression' \
+      'tasks:[hip2hip/a_compile_fail]:errors:[3]~^correct_seen, correct_unseen, perf: not run \(Fixture dependency failed' \
+      'tasks:[hip2hip/b_seen_fail]:gates:correct_seen:configs_passed=2' \
+      'tasks:[hip2hip/b_seen_fail]:gates:correct_seen:configs_total=3' \
+      'tasks:[hip2hip/b_seen_fail]:errors:[0]~^correct_seen: y: 12 of 1014 mismatched .* on seen\[2\]' \
+      'tasks:[hip2hip/c_unseen_fail]:correct_seen=true' 'tasks:[hip2hip/c_unseen_fail]:correct_unseen=false' \
+      'tasks:[hip2hip/d_perf_timeout]:gates:perf:outcome=timeout' 'tasks:[hip2hip/d_perf_timeout]:judged=true' \
+      'tasks:[hip2hip/d_perf_timeout]:errors:[0]~^perf: timed out after [0-9.]+ s' \
+      'tasks:[hip2hip/e_crash]:gates:correct_seen:outcome=crashed' 'tasks:[hip2hip/e_crash]:errors:[0]~SEGFAULT' \
+      'tasks:[hip2hip/f_slower]:correct=true' 'tasks:[hip2hip/f_slower]:perf_valid=true' \
+      'tasks:[hip2hip/f_slower]:gates:perf:outcome=failed' 'tasks:[hip2hip/f_slower]:speedup=0.8' \
+      'tasks:[hip2hip/f_slower]:verdict=SLOWER' 'tasks:[hip2hip/f_slower]:aka_score=200' \
+      'tasks:[hip2hip/g_no_numbers]:judged=false' 'tasks:[hip2hip/g_no_numbers]:correct=false' \
+      'tasks:[hip2hip/g_no_numbers]:speedup=null' 'tasks:[hip2hip/g_no_numbers]:aka_score=20' \
+      'tasks:[hip2hip/g_no_numbers]:errors:[0]~no speedup was recorded' \
+      'tasks:[extra/h_nojson]:correct=true' 'tasks:[extra/h_nojson]:speedup=1.6' 'tasks:[extra/h_nojson]:ci95_low=1.58' \
+      'tasks:[extra/h_nojson]:fraction_of_peak=0.61' 'tasks:[extra/h_nojson]:device=null' \
+      'tasks:[extra/h_nojson]:notes:[0]~^perf: result file missing: .*/extra/h_nojson/perf\.json' \
+      'tasks:[extra/i_sol_violation]:perf_valid=false' 'tasks:[extra/i_sol_violation]:correct=false' \
+      'tasks:[extra/i_sol_violation]:judged=true' 'tasks:[extra/i_sol_violation]:aka_score=20' \
+      "tasks:[extra/i_sol_violation]:errors:[0]~above the device's peak"
+    contains "$results/r/summary.md" '^\| hip2hip/f_slower \| none \| ok \| 3/3 \| 10/10 \| 0\.800 \[0\.790, 0\.810\] \| SLOWER \|'
+    contains "$results/r/summary.md" 'could not be judged'
+    self_contained "$results/r/index.html"
+    ;;
+
+  no_gpu)  # a real `ctest -T Test -L '^hip2hip$'` of this project on a machine without a GPU
+    "$score" no_gpu --results-dir "$results" --run r
+    "$check" "$results/r/scores.json" \
+      overall:tasks=6 overall:judged=0 overall:unjudged=6 overall:skipped_gates=18 overall:compile_rate=1 \
+      overall:correct_seen_rate=0 overall:correct_unseen_rate=0 overall:correct=0 overall:p_unseen_given_seen=null \
+      overall:geomean_speedup_correct=null overall:geomean_speedup_all=1 overall:aka_score_mean=20 \
+      'tasks:[hip2hip/gemm_f32]:gates:compile:outcome=passed' 'tasks:[hip2hip/gemm_f32]:gates:perf:outcome=skipped' \
+      'tasks:[hip2hip/gemm_f32]:unjudged_reason=correct_seen skipped' \
+      'tasks:[hip2hip/gemm_f32]:notes:[0]~correct_seen, correct_unseen, perf: skipped \(no usable GPU' \
+      'warnings:[0]~6 of 6 task\(s\) could not be judged'
+    contains "$results/r/summary.md" '^\| gates skipped \(no GPU\) \| 18 \| 18 \|'
+    ;;
+
+  malformed)  # a broken closing tag on line 125: a clear error, no output folder
+    set +e
+    "$score" malformed --results-dir "$results" --run r 2>"$work/stderr"
+    rc=$?
+    set -e
+    cat "$work/stderr"
+    [ "$rc" -ne 0 ] || fail "arena-score accepted malformed XML"
+    contains "$work/stderr" 'malformed/Testing/[0-9-]+/Test\.xml:125: malformed XML: XML_ERROR_MISMATCHED_ELEMENT'
+    [ ! -e "$results" ] || fail "an output folder was created: $(ls -A "$results")"
+    # the same with a good file first: still nothing is written
+    set +e
+    "$score" all_pass malformed --results-dir "$results" --run r 2>"$work/stderr"
+    rc=$?
+    set -e
+    [ "$rc" -ne 0 ] || fail "arena-score accepted malformed XML after a good one"
+    [ ! -e "$results/r" ] || fail "partial output written"
+    ;;
+
+  shards)  # two shards: gelu_f16/compile in both (duplicate), gemm_f32/correct_unseen passed in one and failed in the other
+    for order in "shard_a shard_b" "shard_b shard_a"; do
+      run=r-${order// /-}
+      # shellcheck disable=SC2086
+      "$score" $order --results-dir "$results" --run "$run"
+      "$check" "$results/$run/scores.json" \
+        inputs#2 overall:tasks=3 overall:correct=2 overall:conflicts=1 overall:compile_rate=1 \
+        overall:correct_unseen_rate=0.666667 overall:geomean_speedup_correct=3.001642 \
+        overall:geomean_speedup_all=2.080843 overall:aka_score_mean=301.6373 \
+        duplicates#1 'duplicates:[0]:test=hip2hip/gelu_f16/compile' 'duplicates:[0]:outcome=passed' \
+        conflicts#1 'conflicts:[0]:test=hip2hip/gemm_f32/correct_unseen' 'conflicts:[0]:records#2' \
+        'tasks:[hip2hip/gemm_f32]:gates:correct_unseen:outcome=conflict' 'tasks:[hip2hip/gemm_f32]:correct=false' \
+        'tasks:[hip2hip/gemm_f32]:aka_score=20' \
+        'tasks:[hip2hip/gemm_f32]:errors:[0]~^correct_unseen: conflicting outcomes across Test.xml files: ' \
+        'tasks:[hip2hip/reduce_sum]:correct=true' 'tasks:[hip2hip/reduce_sum]:speedup=4.402666' \
+        'tasks:[hip2hip/reduce_sum]:gates:compile:files#1' 'tasks:[hip2hip/reduce_sum]:gates:perf:files#1'
+      contains "$results/$run/summary.md" '^## Conflicts \(counted as failed\)'
+      contains "$results/$run/summary.md" '^- `hip2hip/gemm_f32/correct_unseen`: (passed|failed) in `shard_'
+      contains "$results/$run/summary.md" '^## Duplicates'
+    done
+    ;;
+
+  compare)  # A vs B: a clear win, a clear loss, noise, a task that broke, one that was fixed, one bad in both
+    "$score" compare_a --results-dir "$results" --run A >/dev/null
+    "$score" compare_b --results-dir "$results" --run B >/dev/null
+    "$score" compare "$results/A/scores.json" "$results/B/scores.json" --out "$results/A-vs-B" >"$work/compare.out"
+    "$check" "$results/A-vs-B/compare.json" \
+      'tasks:[cmp/win]:verdict=better' 'tasks:[cmp/win]:ratio=1.33333' 'tasks:[cmp/win]:ratio_ci95_low=1.307' \
+      'tasks:[cmp/loss]:verdict=worse' 'tasks:[cmp/loss]:ratio=0.75' 'tasks:[cmp/loss]:ratio_ci95_high=0.763' \
+      'tasks:[cmp/noise]:verdict=no detectable change' 'tasks:[cmp/noise]:ratio=1.01667' \
+      'tasks:[cmp/noise]:ratio_ci95_low=0.975' 'tasks:[cmp/noise]:ratio_ci95_high=1.060' \
+      'tasks:[cmp/broke]:verdict=worse' 'tasks:[cmp/broke]:correctness_changes:[0]=correct_unseen: yes -> no' \
+      'tasks:[cmp/fixed]:verdict=better' 'tasks:[cmp/both_bad]:verdict=no detectable change' \
+      'overall:verdicts:better=2' 'overall:verdicts:worse=2' 'overall:verdicts:no detectable change=2' \
+      overall:tasks_with_both_speedups=3 overall:geomean_ratio=1.0055 'overall:verdict=no detectable change' \
+      overall:metrics:correct_rate:change=0 overall:metrics:geomean_speedup_all:a=1.29332 \
+      suites:cmp:metrics:tasks:b=6
+    contains "$work/compare.out" '^\| cmp/win \| correct, 1\.500 \[1\.480, 1\.520\] \| correct, 2\.000 \[1\.970, 2\.030\] \| 1\.333 \[1\.307, 1\.361\] \| \*\*better\*\* \|'
+    contains "$results/A-vs-B/compare.md" '^\| cmp/loss .* \*\*worse\*\*'
+    # a comparison folder is never overwritten either
+    if "$score" compare "$results/A/scores.json" "$results/B/scores.json" --out "$results/A-vs-B" >/dev/null 2>&1; then
+      fail "compare overwrote an existing --out folder"
+    fi
+    ;;
+
+  run_folders)  # atomic run folders, never overwritten: default names get -2, explicit names are refused
+    "$score" all_pass --results-dir "$results" >"$work/first.out"
+    tag=$(head -1 all_pass/Testing/TAG)
+    [ -f "$results/$tag/scores.json" ] || fail "no $results/$tag/scores.json"
+    sum=$(cksum <"$results/$tag/scores.json")
+    "$score" all_pass --results-dir "$results" >"$work/second.out"
+    contains "$work/second.out" "-> .*/$tag-2\$"
+    "$check" "$results/$tag-2/scores.json" "run=$tag-2"
+    "$check" "$results/$tag/scores.json" "run=$tag"
+    set +e
+    "$score" failures --results-dir "$results" --run "$tag" 2>"$work/stderr"
+    rc=$?
+    set -e
+    [ "$rc" -ne 0 ] || fail "an explicit --run that exists was not refused"
+    contains "$work/stderr" 'already exists: another run.s results are never overwritten'
+    [ "$(cksum <"$results/$tag/scores.json")" = "$sum" ] || fail "the existing run was changed"
+    no_leftovers "$results"
+    [ "$(ls -A "$results" | wc -l)" -eq 2 ] || fail "unexpected folders: $(ls -A "$results")"
+    ;;
+
+  map_and_missing_json)  # result files found through --map; reported per task when not found
+    mkdir -p "$work/elsewhere" "$work/flat"
+    xml=$(ls all_pass/Testing/*/Test.xml)
+    cp "$xml" "$work/flat/Test.xml"  # not under Testing/<tag>/: no build folder to look in
+    cp -r all_pass/arena/results "$work/elsewhere/"
+    recorded=$(grep -oE '"--result" "[^"]*/arena/results/' "$xml" | head -1 | sed -E 's/"--result" "//')
+    [ -n "$recorded" ] || fail "no --result path in $xml"
+    "$score" "$work/flat/Test.xml" --results-dir "$results" --run unmapped
+    "$check" "$results/unmapped/scores.json" overall:correct=5 overall:geomean_speedup_correct=2.782 \
+      'tasks:[hip2hip/gelu_f16]:device=null' 'tasks:[hip2hip/gelu_f16]:speedup=2.04645' \
+      'tasks:[hip2hip/gelu_f16]:notes:[0]~^compile: result file missing: ' 'warnings:[0]~^20 gate result file' \
+      'tasks:[hip2hip/gelu_f16]:fraction_of_peak=0.522312'
+    "$score" "$work/flat/Test.xml" --results-dir "$results" --run mapped --map "$recorded=$work/elsewhere/results/"
+    "$check" "$results/mapped/scores.json" overall:correct=5 'tasks:[hip2hip/gelu_f16]:device=NVIDIA H200' \
+      'tasks:[hip2hip/gelu_f16]:notes#0' warnings#0
+    ;;
+
+  html_renders)  # index.html renders in a real browser, and its table sorts
+    chromium=/usr/bin/chromium
+    [ -x "$chromium" ] || {
+      echo "SKIPPED: $chromium not found"
+      exit 77
+    }
+    "$score" all_pass --results-dir "$results" --run r >/dev/null
+    flags=(--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update
+      --disable-sync --no-first-run "--user-data-dir=$work/chromium")
+    shot() { timeout 120 "$chromium" "${flags[@]}" "--screenshot=$1" --window-size=1200,1600 "$2" >/dev/null 2>&1 || true; }
+    shot "$work/page.png" "file://$results/r/index.html"
+    [ -s "$work/page.png" ] || fail "chromium wrote no screenshot"
+    [ "$(head -c 8 "$work/page.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "not a PNG"
+    # IHDR width and height (bytes 16..23, big-endian)
+    dims=$(od -An -tu1 -j16 -N8 "$work/page.png" | tr -s ' ' | sed 's/^ //')
+    read -r w1 w2 w3 w4 h1 h2 h3 h4 <<<"$dims"
+    width=$(((w1 << 24) | (w2 << 16) | (w3 << 8) | w4))
+    height=$(((h1 << 24) | (h2 << 16) | (h3 << 8) | h4))
+    [ "$width" -eq 1200 ] && [ "$height" -eq 1600 ] || fail "screenshot is ${width}x${height}, expected 1200x1600"
+    : >"$work/blank.html"
+    shot "$work/blank.png" "file://$work/blank.html"
+    page=$(stat -c %s "$work/page.png")
+    blank=$(stat -c %s "$work/blank.png" 2>/dev/null || echo 0)
+    echo "screenshot $page bytes; blank page $blank bytes"
+    [ "$page" -gt 40000 ] && [ "$page" -gt $((blank * 5)) ] || fail "the screenshot looks empty ($page bytes, blank page $blank)"
+    # the JS sorts on load from #sort=<column>[-desc]
+    dom() { timeout 120 "$chromium" "${flags[@]}" --dump-dom "$1" 2>/dev/null | grep -oE 'data-task="[^"]*"' | head -1; }
+    [ "$(dom "file://$results/r/index.html")" = 'data-task="hip2hip/gelu_f16"' ] || fail "unsorted order changed"
+    [ "$(dom "file://$results/r/index.html#sort=speedup-desc")" = 'data-task="hip2hip/transpose_2d"' ] ||
+      fail "sorting by speedup (descending) did not put transpose_2d first"
+    [ "$(dom "file://$results/r/index.html#sort=speedup")" = 'data-task="hip2hip/softmax_rows"' ] ||
+      fail "sorting by speedup (ascending) did not put softmax_rows first"
+    ;;
+
+  *)
+    fail "unknown case $name"
+    ;;
+esac
+echo "PASSED: $name"

@@ -1,0 +1,191 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "score_model.h"
+
+using namespace arena::score;
+using json = nlohmann::json;
+
+namespace {
+
+GateResult gate(Outcome o, json result = nullptr, const std::string& detail = "") {
+  GateResult g;
+  g.outcome = o;
+  g.detail = detail;
+  g.result = std::move(result);
+  return g;
+}
+
+json perf_json(double s, double lo, double hi, const std::string& verdict, json failures = json::array()) {
+  return {{"status", failures.empty() ? "passed" : "failed"},
+          {"speedup", s},
+          {"ci95_low", lo},
+          {"ci95_high", hi},
+          {"verdict", verdict},
+          {"failures", failures},
+          {"device", {{"name", "GPU"}}},
+          {"configs",
+           {{{"label", "seen[0]"}, {"params", "N=1"}, {"speedup", s}, {"verdict", verdict},
+             {"candidate", {{"fraction_of_peak", 0.4}, {"median_ms", 0.01}}},
+             {"baseline", {{"median_ms", 0.02}}}},
+            {{"label", "seen[1]"}, {"speedup", s}, {"candidate", {{"fraction_of_peak", 0.3}}}}}}};
+}
+
+struct Gates {
+  std::map<std::string, GateResult> g;
+  TaskScore score() {
+    std::map<std::string, const GateResult*> p;
+    for (auto& [k, v] : g) p[k] = &v;
+    return score_task("s", "t", p);
+  }
+};
+
+Gates all_passed(json perf) {
+  Gates x;
+  x.g["compile"] = gate(Outcome::passed);
+  x.g["correct_seen"] = gate(Outcome::passed);
+  x.g["correct_unseen"] = gate(Outcome::passed);
+  x.g["perf"] = gate(Outcome::passed, std::move(perf));
+  return x;
+}
+
+}  // namespace
+
+TEST(ScoreModel, AkaPoints) {
+  EXPECT_EQ(aka_points(false, false, NAN), 0);
+  EXPECT_EQ(aka_points(true, false, 3.0), 20);
+  EXPECT_DOUBLE_EQ(aka_points(true, true, 1.5), 270);
+}
+
+TEST(ScoreModel, CorrectTaskWithItsSpeedup) {
+  TaskScore t = all_passed(perf_json(2.0, 1.9, 2.1, "FASTER")).score();
+  EXPECT_EQ(t.id, "s/t");
+  EXPECT_TRUE(t.compiled && t.correct_seen && t.correct_unseen && t.perf_valid && t.correct && t.judged);
+  EXPECT_DOUBLE_EQ(t.speedup, 2.0);
+  EXPECT_DOUBLE_EQ(t.ci_low, 1.9);
+  EXPECT_EQ(t.verdict, "FASTER");
+  EXPECT_DOUBLE_EQ(t.fraction_of_peak, 0.3);  // the lowest over configurations
+  EXPECT_DOUBLE_EQ(t.aka_score, 320);
+  EXPECT_EQ(t.agent, "none");
+  EXPECT_EQ(t.device, "GPU");
+  ASSERT_EQ(t.configs.size(), 2u);
+  EXPECT_DOUBLE_EQ(t.configs[0].baseline_us, 20);
+  EXPECT_TRUE(t.errors.empty());
+}
+
+TEST(ScoreModel, CompileFailureScoresZeroAndIsJudged) {
+  Gates x;
+  x.g["compile"] = gate(Outcome::failed, {{"compiled", false}, {"message", "breaks the kernel ABI rules:\n  - calls x"}});
+  x.g["compile"].record.output = "CMake Error at a.cmake:1 (message):\n  boom\n";
+  for (const char* n : {"correct_seen", "correct_unseen", "perf"})
+    x.g[n] = gate(Outcome::not_run, nullptr, "Fixture dependency failed: Failed test dependencies: s/t/compile");
+  TaskScore t = x.score();
+  EXPECT_FALSE(t.compiled);
+  EXPECT_TRUE(t.judged);
+  EXPECT_EQ(t.aka_score, 0);
+  ASSERT_GE(t.errors.size(), 2u);
+  EXPECT_NE(std::find(t.errors.begin(), t.errors.end(), "compile: breaks the kernel ABI rules: - calls x"), t.errors.end());
+  EXPECT_EQ(t.errors.back(),
+            "correct_seen, correct_unseen, perf: not run (Fixture dependency failed: Failed test dependencies: s/t/compile)");
+}
+
+TEST(ScoreModel, ConfirmedSlowdownCountsOtherPerfFailuresDoNot) {
+  Gates x = all_passed(perf_json(0.8, 0.79, 0.81, "SLOWER", {"candidate is slower on seen[0] (speedup 0.8)"}));
+  x.g["perf"].outcome = Outcome::failed;
+  TaskScore t = x.score();
+  EXPECT_TRUE(t.perf_valid);
+  EXPECT_TRUE(t.correct);
+  EXPECT_DOUBLE_EQ(t.aka_score, 200);
+  Gates y = all_passed(perf_json(0.8, 0.79, 0.81, "SLOWER",
+                                 {"candidate is slower on seen[0] (speedup 0.8)",
+                                  "candidate outputs are wrong after the timed launches on seen[1]: y: 3 mismatches"}));
+  y.g["perf"].outcome = Outcome::failed;
+  t = y.score();
+  EXPECT_FALSE(t.perf_valid);
+  EXPECT_FALSE(t.correct);
+  EXPECT_TRUE(t.judged);
+  EXPECT_EQ(t.aka_score, 20);
+  ASSERT_EQ(t.errors.size(), 2u);
+  EXPECT_EQ(t.errors[1].rfind("perf: candidate outputs are wrong after the timed launches", 0), 0u);
+}
+
+TEST(ScoreModel, SkippedGatesLeaveTheTaskUnjudged) {
+  Gates x;
+  x.g["compile"] = gate(Outcome::passed);
+  for (const char* n : {"correct_seen", "correct_unseen", "perf"})
+    x.g[n] = gate(Outcome::skipped, nullptr, "SKIPPED: no usable GPU");
+  TaskScore t = x.score();
+  EXPECT_FALSE(t.judged);
+  EXPECT_EQ(t.unjudged_reason, "correct_seen skipped");
+  EXPECT_FALSE(t.correct);
+  EXPECT_EQ(t.aka_score, 20);
+  ASSERT_EQ(t.notes.size(), 1u);
+  EXPECT_EQ(t.notes[0], "correct_seen, correct_unseen, perf: skipped (no usable GPU)");
+  // a failure elsewhere settles it even with a skipped gate
+  x.g["correct_seen"] = gate(Outcome::failed);
+  EXPECT_TRUE(x.score().judged);
+}
+
+TEST(ScoreModel, MissingCompileIsInferredFromCorrectness) {
+  Gates x = all_passed(perf_json(1.5, 1.4, 1.6, "FASTER"));
+  x.g.erase("compile");
+  TaskScore t = x.score();
+  EXPECT_TRUE(t.compiled);
+  EXPECT_TRUE(t.correct);
+  ASSERT_FALSE(t.notes.empty());
+  EXPECT_NE(t.notes[0].find("compiled inferred"), std::string::npos);
+  Gates y;  // only a compile gate: the rest absent (a filtered run)
+  y.g["compile"] = gate(Outcome::passed);
+  t = y.score();
+  EXPECT_FALSE(t.judged);
+  EXPECT_EQ(t.unjudged_reason, "correct_seen missing");
+}
+
+TEST(ScoreModel, PerfNumbersFromMeasurementsWhenThereIsNoFile) {
+  Gates x = all_passed(nullptr);
+  TestRecord& r = x.g["perf"].record;
+  r.numbers = {{"speedup", 1.25}, {"ci95_low", 1.2}, {"ci95_high", 1.3}, {"speedup.seen[0]", 1.25},
+               {"candidate_fraction_of_peak.seen[0]", 0.7}, {"baseline_median_us.seen[0]", 50}};
+  r.texts = {{"verdict", "FASTER"}};
+  x.g["perf"].result_problem = "result file missing: /b/perf.json";
+  TaskScore t = x.score();
+  EXPECT_TRUE(t.correct);
+  EXPECT_DOUBLE_EQ(t.speedup, 1.25);
+  EXPECT_EQ(t.verdict, "FASTER");
+  EXPECT_DOUBLE_EQ(t.fraction_of_peak, 0.7);
+  ASSERT_EQ(t.configs.size(), 1u);
+  EXPECT_DOUBLE_EQ(t.configs[0].baseline_us, 50);
+  EXPECT_EQ(t.notes[0], "perf: result file missing: /b/perf.json");
+  // no numbers at all: passed, but nothing to score it by
+  Gates y = all_passed(nullptr);
+  t = y.score();
+  EXPECT_FALSE(t.judged);
+  EXPECT_FALSE(t.correct);
+  EXPECT_EQ(t.errors.back(), "perf: passed but no speedup was recorded (no result file and no measurements)");
+}
+
+TEST(ScoreModel, AgentStatusAndJson) {
+  Gates x = all_passed(perf_json(2.0, 1.9, 2.1, "FASTER"));
+  x.g["agent"] = gate(Outcome::timeout, nullptr, "timed out after 3600.0 s");
+  TaskScore t = x.score();
+  EXPECT_EQ(t.agent, "timeout");
+  json j = task_to_json(t);
+  EXPECT_EQ(j["agent"], "timeout");
+  EXPECT_EQ(j["gates"]["perf"]["outcome"], "passed");
+  EXPECT_EQ(j["configs"][1]["ci95_low"], nullptr);  // NaN is written as null
+  EXPECT_EQ(j["aka_score"], 320.0);
+  EXPECT_FALSE(j.contains("unjudged_reason"));
+  // the agent test passes when the agent fails: its agent_status measurement says how it ended
+  x.g["agent"] = gate(Outcome::passed);
+  x.g["agent"].record.texts["agent_status"] = "failed";
+  x.g["agent"].record.numbers["agent_seconds"] = 42.4;
+  t = x.score();
+  EXPECT_EQ(t.agent, "failed");
+  EXPECT_DOUBLE_EQ(t.agent_seconds, 42.4);
+  ASSERT_FALSE(t.notes.empty());
+  EXPECT_EQ(t.notes[0], "agent: failed after 42 s; the gates judged what it left");
+  EXPECT_TRUE(t.correct);  // judged on what it left
+}
