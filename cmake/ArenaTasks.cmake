@@ -124,6 +124,46 @@ function(_arena_add_agent_test id key candidate_var)
     RESOURCE_GROUPS "gpus:1" TIMEOUT ${_timeout})
 endfunction()
 
+# Task validation (label selftest; not the suite's label, so suite runs leave it out): the
+# baseline and the expert solution against the oracle on every configuration (seen, unseen,
+# fuzz), and the solution confidently faster than the baseline. A task that fails does not ship.
+function(_arena_add_selftests id key)
+  set(prefix "selftest/${id}")
+  set(kdir "${ARENA_KERNELS_DIR}/${id}")
+  set(rdir "${ARENA_GATE_RESULTS_DIR}/selftest/${id}")
+  set(labels "selftest;${${key}_CATEGORY}")
+  if(NOT ${key}_HAS_REFERENCE OR NOT ${key}_HAS_SOLUTION)
+    add_test(NAME ${prefix}/files
+      COMMAND sh -c "echo '${id}: a task needs reference.cpp (the oracle) and solution.hip (proof of headroom)'; exit 1")
+    set_tests_properties(${prefix}/files PROPERTIES LABELS "${labels}")
+    return()
+  endif()
+  set(correct_args --task "${${key}_DIR}/task.json" --baseline "${kdir}/baseline.so"
+                   --reference "${kdir}/reference.so" --set all --fuzz-seed ${ARENA_FUZZ_SEED})
+  add_test(NAME ${prefix}/baseline_correct
+    COMMAND arena-correct ${correct_args} --candidate "${kdir}/baseline.so" --result "${rdir}/baseline_correct.json")
+  add_test(NAME ${prefix}/compile_solution
+    COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${${key}_DIR}/solution.hip" "-DOUTPUT=${kdir}/solution.so"
+            "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DWHAT=${id} solution" "-DRESULT=${rdir}/compile_solution.json"
+            -P "${ARENA_COMPILE_SCRIPT}")
+  add_test(NAME ${prefix}/solution_correct
+    COMMAND arena-correct ${correct_args} --candidate "${kdir}/solution.so" --result "${rdir}/solution_correct.json")
+  add_test(NAME ${prefix}/solution_faster
+    COMMAND arena-perf --task "${${key}_DIR}/task.json" --candidate "${kdir}/solution.so" --baseline "${kdir}/baseline.so"
+            --reference "${kdir}/reference.so" --budget-s ${ARENA_PERF_BUDGET_S} --flush-bytes ${ARENA_FLUSH_BYTES}
+            --require-faster 1 --result "${rdir}/solution_faster.json")
+  set_tests_properties(${prefix}/compile_solution PROPERTIES
+    LABELS "${labels}" FIXTURES_SETUP "${prefix}/solution" TIMEOUT 900)
+  set_tests_properties(${prefix}/baseline_correct ${prefix}/solution_correct PROPERTIES
+    LABELS "${labels};gpu" RESOURCE_GROUPS "gpus:1" SKIP_RETURN_CODE 77 TIMEOUT 900)
+  set_tests_properties(${prefix}/solution_correct PROPERTIES
+    FIXTURES_REQUIRED "${prefix}/solution" FIXTURES_SETUP "${prefix}/solution_correct")
+  math(EXPR _perf_timeout "${ARENA_PERF_BUDGET_S} * 3 + 120")
+  set_tests_properties(${prefix}/solution_faster PROPERTIES
+    LABELS "${labels};gpu" FIXTURES_REQUIRED "${prefix}/solution;${prefix}/solution_correct"
+    RESOURCE_GROUPS "gpus:${ARENA_PERF_SLOTS}" RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT ${_perf_timeout})
+endfunction()
+
 function(_arena_add_task id)
   string(REPLACE "/" "__" _k "${id}")
   set(key "ARENA_TASK_${_k}")
@@ -195,6 +235,9 @@ function(_arena_add_task id)
     RESOURCE_GROUPS "gpus:${ARENA_PERF_SLOTS}" SKIP_RETURN_CODE 77 TIMEOUT ${_perf_timeout})
   if(ARENA_PERF_RUN_SERIAL)
     set_tests_properties(${id}/perf PROPERTIES RUN_SERIAL TRUE)
+  endif()
+  if(ARENA_SELFTEST)
+    _arena_add_selftests(${id} ${key})
   endif()
 endfunction()
 

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <future>
 #include <map>
+#include <string_view>
 #include <memory>
 #include <optional>
 
@@ -66,7 +67,7 @@ int64_t total_elements(const TaskSpec& t, const Config& c) {
 }
 
 uint32_t config_stream_id(const Gate& g, size_t index) {
-  const uint32_t base = g.set == "seen" ? 0 : 1u << 16;
+  const uint32_t base = g.set == "seen" ? 0 : g.set == "unseen" ? 1u << 16 : 1u << 17;
   return base + static_cast<uint32_t>(index);
 }
 
@@ -132,6 +133,25 @@ std::vector<std::vector<double>> candidate_run(Gate& g, const Config& c, const H
   return outs;
 }
 
+// A single output element may be constant by nature (the softmax of one value is 1).
+int64_t output_elements(const TaskSpec& t, const std::vector<std::vector<double>>& expected) {
+  int64_t n = 0;
+  for (size_t i = 0; i < t.tensors.size() && i < expected.size(); ++i)
+    if (t.tensors[i].writes()) n += static_cast<int64_t>(expected[i].size());
+  return n;
+}
+
+size_t hash_outputs(const TaskSpec& t, const std::vector<std::vector<double>>& expected) {
+  size_t h = 0;
+  for (size_t i = 0; i < t.tensors.size() && i < expected.size(); ++i) {
+    if (!t.tensors[i].writes()) continue;
+    const auto& v = expected[i];
+    h ^= std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double))) +
+         0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  }
+  return h;
+}
+
 std::vector<std::future<TrialData>> start_trials(const Gate& g, size_t index) {
   std::vector<std::future<TrialData>> out;
   for (int trial = 0; trial < g.trials; ++trial) {
@@ -160,6 +180,7 @@ json check_config(Gate& g, size_t index) {
     problems.push_back("not run: " + g.device_lost);
   }
   double waiting_s = 0;  // time spent waiting for inputs and the oracle (host side)
+  size_t first_trial_outputs = 0;  // hash of trial 0's expected outputs
   std::vector<std::future<TrialData>> prepared = take_prepared(g, index);
   // The next configuration's inputs and oracle are computed while this one runs on the device.
   if (index + 1 < g.configs.size()) g.prefetched[index + 1] = start_trials(g, index + 1);
@@ -177,7 +198,13 @@ json check_config(Gate& g, size_t index) {
       cj["trials"].push_back(tj);
       break;
     }
+    // Different inputs must give different expected outputs, or a kernel could ignore them.
+    size_t outputs_hash = hash_outputs(g.task, expected);
+    if (trial == 1 && outputs_hash == first_trial_outputs && output_elements(g.task, expected) > 1)
+      problems.push_back("task problem: expected outputs on " + c.label +
+                         " are the same for two different input draws (they do not depend on the inputs)");
     if (trial == 0) {
+      first_trial_outputs = outputs_hash;
       for (size_t i = 0; i < g.task.tensors.size(); ++i) {
         const TensorSpec& ts = g.task.tensors[i];
         if (!ts.writes()) continue;
@@ -272,7 +299,8 @@ int main(int argc, char** argv) {
                        "kernel-timeout-s"});
     g.result_path = opt.require("result");
     g.set = opt.get("set", "seen");
-    if (g.set != "seen" && g.set != "unseen") throw std::invalid_argument("--set must be seen or unseen");
+    if (g.set != "seen" && g.set != "unseen" && g.set != "all")
+      throw std::invalid_argument("--set must be seen, unseen or all");
     g.trials = static_cast<int>(opt.number("trials", 3));
     g.timeout_s = opt.number("kernel-timeout-s", 10);
     g.task = load_task(opt.require("task"));
@@ -284,7 +312,8 @@ int main(int argc, char** argv) {
     if (g.set == "seen") {
       g.configs = g.task.seen;
     } else {
-      g.configs = g.task.unseen;
+      if (g.set == "all") g.configs = g.task.seen;  // task validation: every configuration
+      g.configs.insert(g.configs.end(), g.task.unseen.begin(), g.task.unseen.end());
       auto fuzz = generate_fuzz_configs(g.task, static_cast<uint64_t>(opt.number("fuzz-seed", 1)));
       g.configs.insert(g.configs.end(), fuzz.begin(), fuzz.end());
     }

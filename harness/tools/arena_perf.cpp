@@ -57,7 +57,8 @@ int main(int argc, char** argv) {
   try {
     RunnerOptions opt(argc, argv,
                       {"task", "candidate", "baseline", "reference", "result", "gbench-out", "budget-s",
-                       "flush-bytes", "delta", "samples-per-round", "min-rounds", "kernel-timeout-s"});
+                       "flush-bytes", "delta", "samples-per-round", "min-rounds", "kernel-timeout-s",
+                       "require-faster"});
     g_result_path = opt.require("result");
     TaskSpec task = load_task(opt.require("task"));
     result["task"] = task.suite + "/" + task.name;
@@ -96,15 +97,19 @@ int main(int argc, char** argv) {
     engine.prepare();
     engine.run();
     json r = engine.report();
+    std::vector<std::string> failures = engine.failures();
+    // Task validation: the expert solution must be confidently faster than the baseline.
+    if (opt.get("require-faster") == "1" && r["verdict"] != "FASTER")
+      failures.push_back("the candidate is required to be FASTER, but the verdict is " + r["verdict"].get<std::string>());
     result.update(r);
-    result["failures"] = engine.failures();
-    result["status"] = engine.failures().empty() ? "passed" : "failed";
+    result["failures"] = failures;
+    result["status"] = failures.empty() ? "passed" : "failed";
     result["finished"] = utc_now();
     write_json_atomic(g_result_path, result);
     if (opt.has("gbench-out")) write_json_atomic(opt.get("gbench-out"), engine.gbench_json());
 
     print_table(r);
-    for (const auto& f : engine.failures()) std::printf("FAILED: %s\n", f.c_str());
+    for (const auto& f : failures) std::printf("FAILED: %s\n", f.c_str());
     print_measurement("speedup", r["speedup"].get<double>());
     print_measurement("ci95_low", r["ci95_low"].get<double>());
     print_measurement("ci95_high", r["ci95_high"].get<double>());
@@ -119,7 +124,7 @@ int main(int argc, char** argv) {
     print_measurement("event_floor_us", r["method"]["event_floor_us"].get<double>());
     std::printf("CTEST_FULL_OUTPUT\n");
     benchmark::Shutdown();
-    return engine.failures().empty() ? 0 : 1;
+    return failures.empty() ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "arena-perf: %s\n", e.what());
     result["status"] = "error";

@@ -6,6 +6,7 @@
 #   tests/gpu/evidence.sh case <name>           one broken candidate (tests/candidates/<name>) on gelu_f16
 #   tests/gpu/evidence.sh mixed <name>          the whole suite with <name> on gelu_f16, baselines elsewhere
 #   tests/gpu/evidence.sh agent <name>          the whole suite through agent <name> (e.g. replay), sandboxed
+#   tests/gpu/evidence.sh selftest              task validation: ctest -L '^selftest$' 
 #
 # Logs and result JSON go to $OUT (or ./gpu-evidence).
 set -uo pipefail
@@ -56,6 +57,10 @@ case ${1:-} in
     configure "$PWD/tests/candidates/$2" baseline
     run_ctest "mixed-$2" -L '^hip2hip$'
     ;;
+  selftest)
+    configure baseline
+    run_ctest selftest -L '^selftest$'
+    ;;
   agent)
     cmake -S . -B $build -DARENA_AGENT="$2" -DARENA_AGENT_SANDBOX=ON -DARENA_AGENT_REDO=ON \
       -DARENA_RUN_NAME=evidence >>"$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
@@ -64,7 +69,7 @@ case ${1:-} in
     cmake -S . -B $build -DARENA_AGENT= >>"$out/configure.log" 2>&1
     ;;
   *)
-    echo "usage: $0 build | suite <candidate> | case <name> | mixed <name> | agent <name>" >&2
+    echo "usage: $0 build | suite <candidate> | case <name> | mixed <name> | agent <name> | selftest" >&2
     exit 2
     ;;
 esac

@@ -122,3 +122,19 @@ TEST(CTestStructure, GpuGatesSkipWithoutADeviceAndClaimAGpu) {
     EXPECT_TRUE(perf.run_serial);
   }
 }
+
+TEST(CTestStructure, EveryTaskHasItsValidationTests) {
+  auto tests = tests_by_name();
+  for (const auto& t : shipped_tasks()) {
+    const std::string prefix = "selftest/" + t.suite + "/" + t.name + "/";
+    for (const char* name : {"baseline_correct", "compile_solution", "solution_correct", "solution_faster"}) {
+      auto it = tests.find(prefix + name);
+      ASSERT_NE(it, tests.end()) << prefix << name << " is missing";
+      EXPECT_TRUE(it->second.labels.count("selftest")) << prefix << name;
+      EXPECT_FALSE(it->second.labels.count(t.suite)) << prefix << name << " would run with the suite";
+    }
+    EXPECT_EQ(tests[prefix + "solution_faster"].fixtures_required,
+              (std::set<std::string>{prefix + "solution", prefix + "solution_correct"}));
+    EXPECT_TRUE(tests[prefix + "solution_correct"].skip77);
+  }
+}
