@@ -1,5 +1,6 @@
-// arena-correct: the correctness gate. For each configuration of the chosen set (seen, or
-// unseen plus configurations generated from the fuzz domain), over several input trials:
+// arena-correct: the correctness gate. For each configuration of the chosen set (--set seen;
+// unseen plus configurations generated from the fuzz domain; or all of them, for task
+// validation), over several input trials:
 // fresh counter-based inputs, poisoned outputs, red zones, the candidate against the oracle
 // (reference.cpp in double precision, else the baseline), inputs verified unchanged, and a
 // second launch on other buffers with other poison that must agree too. One GoogleTest test
