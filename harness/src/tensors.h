@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "compare.h"
+#include "parallel_host.h"
 #include "device.h"
 #include "inputs.h"
 #include "kernel_library.h"
@@ -74,13 +74,5 @@ class DeviceTensors {
   arena_args args_{};
   int poison_variant_ = 0;
 };
-
-// compare() over all cores: the same result as one serial pass (mismatches listed in order).
-CompareResult compare_parallel(const double* got, const double* want, int64_t n, DType dtype, const Tolerance& tol,
-                               size_t keep = 8);
-
-// Converts between dtype bytes and doubles on all cores.
-void parallel_to_double(DType d, const void* src, double* dst, int64_t n);
-void parallel_from_double(DType d, const double* src, void* dst, int64_t n);
 
 }  // namespace arena

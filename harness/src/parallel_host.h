@@ -1,0 +1,19 @@
+// Host work spread over all cores: dtype conversions and output comparison, which on
+// 10^8-element outputs would otherwise dominate a correctness gate.
+#pragma once
+#include <cstdint>
+
+#include "compare.h"
+#include "dtype.h"
+
+namespace arena {
+
+// compare() over all cores: the same result as one serial pass (mismatches listed in order).
+CompareResult compare_parallel(const double* got, const double* want, int64_t n, DType dtype, const Tolerance& tol,
+                               size_t keep = 8);
+
+// Converts between dtype bytes and doubles on all cores.
+void parallel_to_double(DType d, const void* src, double* dst, int64_t n);
+void parallel_from_double(DType d, const double* src, void* dst, int64_t n);
+
+}  // namespace arena

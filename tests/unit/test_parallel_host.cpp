@@ -1,0 +1,62 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "parallel_host.h"
+
+using namespace arena;
+
+namespace {
+// Large enough to be split over many threads and chunks.
+constexpr int64_t kN = (int64_t{1} << 22) + 12345;
+}  // namespace
+
+TEST(ParallelHost, CompareMatchesTheSerialPass) {
+  std::vector<double> want(kN), got(kN);
+  for (int64_t i = 0; i < kN; ++i) want[i] = got[i] = std::sin(0.001 * static_cast<double>(i));
+  // Mismatches in several chunks, a NaN, and two equal worst errors (the first must win).
+  for (int64_t i : {int64_t{5}, int64_t{1} << 20, (int64_t{3} << 20) + 7, kN - 1}) got[i] += 0.5;
+  got[(int64_t{2} << 20) + 1] = std::numeric_limits<double>::quiet_NaN();
+  Tolerance tol;
+  tol.atol = 1e-6;
+  tol.rtol = 1e-6;
+  CompareResult serial = compare(got.data(), want.data(), kN, DType::F32, tol, 3);
+  CompareResult par = compare_parallel(got.data(), want.data(), kN, DType::F32, tol, 3);
+  EXPECT_EQ(par.count, serial.count);
+  EXPECT_EQ(par.mismatches, serial.mismatches);
+  EXPECT_EQ(par.nan_mismatches, serial.nan_mismatches);
+  EXPECT_DOUBLE_EQ(par.max_abs_err, serial.max_abs_err);
+  EXPECT_DOUBLE_EQ(par.max_rel_err, serial.max_rel_err);
+  EXPECT_EQ(par.worst_index, serial.worst_index);
+  ASSERT_EQ(par.first.size(), serial.first.size());
+  for (size_t i = 0; i < par.first.size(); ++i) EXPECT_EQ(par.first[i].index, serial.first[i].index);
+  EXPECT_EQ(par.summary("y"), serial.summary("y"));
+  EXPECT_EQ(serial.mismatches, 5);
+}
+
+TEST(ParallelHost, EmptyAndTinyInputs) {
+  Tolerance tol;
+  tol.kind = Tolerance::Exact;
+  CompareResult empty = compare_parallel(nullptr, nullptr, 0, DType::I32, tol);
+  EXPECT_EQ(empty.count, 0);
+  EXPECT_TRUE(empty.passed());
+  double a = 1, b = 2;
+  EXPECT_EQ(compare_parallel(&a, &b, 1, DType::I32, tol).mismatches, 1);
+}
+
+TEST(ParallelHost, ConversionsMatchTheSerialOnes) {
+  std::vector<double> v(kN);
+  for (int64_t i = 0; i < kN; ++i) v[i] = 1e-3 * static_cast<double>(i % 100003) - 37.25;
+  for (DType d : {DType::F16, DType::BF16, DType::F32, DType::I32}) {
+    std::vector<unsigned char> a(kN * dtype_size(d)), b(a.size());
+    parallel_from_double(d, v.data(), a.data(), kN);
+    from_double(d, v.data(), b.data(), static_cast<size_t>(kN));
+    ASSERT_EQ(a, b) << dtype_name(d);
+    std::vector<double> back_a(kN), back_b(kN);
+    parallel_to_double(d, a.data(), back_a.data(), kN);
+    to_double(d, b.data(), back_b.data(), static_cast<size_t>(kN));
+    ASSERT_EQ(back_a, back_b) << dtype_name(d);
+  }
+}
