@@ -50,8 +50,6 @@ execute_process(
           --resource-spec-file "${BUILD_DIR}/arena_resources.json" --parallel ${JOBS} --output-on-failure
   WORKING_DIRECTORY "${BUILD_DIR}" RESULT_VARIABLE _ctest_rc)
 message("")
-_run("the gate summary" "${BUILD_DIR}/harness/arena-summary" "${BUILD_DIR}/arena/results" --suite "${SUITE}")
-message("")
 _run("scoring" "${BUILD_DIR}/harness/score/arena-score" "${BUILD_DIR}" --run "${RUN}" --results-dir "${_src}/results")
 file(READ "${_src}/results/${RUN}/summary.md" _summary)
 message("${_summary}")

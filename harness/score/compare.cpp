@@ -1,4 +1,5 @@
 #include "compare.h"
+#include "format.h"
 
 #include <cmath>
 #include <limits>
@@ -16,7 +17,6 @@ namespace {
 constexpr double kZ = 1.959963984540054;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 double get(const json& j, const char* k) { return j.contains(k) && j[k].is_number() ? j[k].get<double>() : kNaN; }
 
 // Log-space standard error from a 95 % interval (the wider side, for asymmetric intervals).
@@ -69,9 +69,9 @@ json task_change(const json* a, const json* b, double delta, Pooled& pool) {
   if (ca && cb) {
     double sa = get(*a, "speedup"), sb = get(*b, "speedup");
     double d = std::log(sb / sa), se = std::sqrt(std::pow(log_se(*a), 2) + std::pow(log_se(*b), 2));
-    out["ratio"] = num(sb / sa);
-    out["ratio_ci95_low"] = num(std::exp(d - kZ * se));
-    out["ratio_ci95_high"] = num(std::exp(d + kZ * se));
+    out["ratio"] = finite_or_null(sb / sa);
+    out["ratio_ci95_low"] = finite_or_null(std::exp(d - kZ * se));
+    out["ratio_ci95_high"] = finite_or_null(std::exp(d + kZ * se));
     out["verdict"] = decide(std::exp(d - kZ * se), std::exp(d + kZ * se), delta);
     if (!std::isfinite(se)) out["reason"] = "a speedup without an interval: no test possible";
     if (std::isfinite(se)) {
@@ -116,11 +116,11 @@ json metric_deltas(const json& ma, const json& mb) {
                         "p_unseen_given_seen", "generalization_gap", "geomean_speedup_correct", "geomean_speedup_all",
                         "aka_score_mean", "unjudged"}) {
     double x = get(ma, k), y = get(mb, k);
-    out[k] = {{"a", num(x)}, {"b", num(y)}, {"change", num(y - x)}};
+    out[k] = {{"a", finite_or_null(x)}, {"b", finite_or_null(y)}, {"change", finite_or_null(y - x)}};
   }
   for (const char* p : {"1.0", "1.5", "2.0"}) {
     double x = ma.contains("fast_p") ? get(ma["fast_p"], p) : kNaN, y = mb.contains("fast_p") ? get(mb["fast_p"], p) : kNaN;
-    out[std::string("fast_") + p] = {{"a", num(x)}, {"b", num(y)}, {"change", num(y - x)}};
+    out[std::string("fast_") + p] = {{"a", finite_or_null(x)}, {"b", finite_or_null(y)}, {"change", finite_or_null(y - x)}};
   }
   return out;
 }

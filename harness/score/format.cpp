@@ -7,6 +7,8 @@ using json = nlohmann::json;
 
 namespace arena::score {
 
+nlohmann::json finite_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
 std::string fmt_num(double v, const char* format) {
   if (!std::isfinite(v)) return "-";
   char buf[64];

@@ -6,6 +6,8 @@
 
 namespace arena::score {
 
+// A number for JSON output: NaN and infinities become null.
+nlohmann::json finite_or_null(double v);
 // printf-style number; "-" for null/NaN.
 std::string fmt_num(const nlohmann::json& v, const char* format = "%.3f");
 std::string fmt_num(double v, const char* format = "%.3f");

@@ -1,4 +1,5 @@
 #include "metrics.h"
+#include "format.h"
 
 #include <cmath>
 #include <cstdio>
@@ -12,7 +13,6 @@ const std::vector<double> kFastP = {1.0, 1.5, 2.0};
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 }  // namespace
 
 double fast_p_point(const std::vector<const TaskScore*>& tasks, double p) {
@@ -95,10 +95,10 @@ json metrics_to_json(const Metrics& m) {
           {"correct_seen_rate", m.correct_seen_rate},
           {"correct_unseen_rate", m.correct_unseen_rate},
           {"correct_rate", m.correct_rate},
-          {"p_unseen_given_seen", num(m.p_unseen_given_seen)},
+          {"p_unseen_given_seen", finite_or_null(m.p_unseen_given_seen)},
           {"generalization_gap", m.generalization_gap},
-          {"geomean_speedup_correct", num(m.geomean_speedup_correct)},
-          {"geomean_speedup_all", num(m.geomean_speedup_all)},
+          {"geomean_speedup_correct", finite_or_null(m.geomean_speedup_correct)},
+          {"geomean_speedup_all", finite_or_null(m.geomean_speedup_all)},
           {"fast_p", fast},
           {"aka_score_mean", m.aka_score_mean}};
 }

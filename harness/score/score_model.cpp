@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "failure_lines.h"
+#include "format.h"
 
 using json = nlohmann::json;
 
@@ -16,7 +17,6 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const char* const kSlowerPrefix = "candidate is slower on ";
 
-json num_json(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 double measured(const GateResult& g, const std::string& name) {
   auto it = g.record.numbers.find(name);
@@ -278,32 +278,32 @@ json task_to_json(const TaskScore& t) {
     if (!g.result_path.empty()) jg["result"] = g.result_path;
     if (!g.result_problem.empty()) jg["result_problem"] = g.result_problem;
     if (!g.files.empty()) jg["files"] = g.files;
-    for (const auto& [k, v] : g.numbers) jg[k] = num_json(v);
+    for (const auto& [k, v] : g.numbers) jg[k] = finite_or_null(v);
     gates[name] = jg;
   }
   json configs = json::array();
   for (const auto& c : t.configs)
     configs.push_back({{"label", c.label}, {"params", c.params}, {"verdict", c.verdict},
-                       {"speedup", num_json(c.speedup)}, {"ci95_low", num_json(c.ci_low)},
-                       {"ci95_high", num_json(c.ci_high)}, {"fraction_of_peak", num_json(c.fraction_of_peak)},
-                       {"baseline_median_us", num_json(c.baseline_us)},
-                       {"candidate_median_us", num_json(c.candidate_us)}});
+                       {"speedup", finite_or_null(c.speedup)}, {"ci95_low", finite_or_null(c.ci_low)},
+                       {"ci95_high", finite_or_null(c.ci_high)}, {"fraction_of_peak", finite_or_null(c.fraction_of_peak)},
+                       {"baseline_median_us", finite_or_null(c.baseline_us)},
+                       {"candidate_median_us", finite_or_null(c.candidate_us)}});
   json j = {{"id", t.id},
             {"suite", t.suite},
             {"task", t.task},
             {"agent", t.agent},
-            {"agent_seconds", num_json(t.agent_seconds)},
+            {"agent_seconds", finite_or_null(t.agent_seconds)},
             {"compiled", t.compiled},
             {"correct_seen", t.correct_seen},
             {"correct_unseen", t.correct_unseen},
             {"perf_valid", t.perf_valid},
             {"correct", t.correct},
             {"judged", t.judged},
-            {"speedup", num_json(t.speedup)},
-            {"ci95_low", num_json(t.ci_low)},
-            {"ci95_high", num_json(t.ci_high)},
+            {"speedup", finite_or_null(t.speedup)},
+            {"ci95_low", finite_or_null(t.ci_low)},
+            {"ci95_high", finite_or_null(t.ci_high)},
             {"verdict", t.verdict.empty() ? json(nullptr) : json(t.verdict)},
-            {"fraction_of_peak", num_json(t.fraction_of_peak)},
+            {"fraction_of_peak", finite_or_null(t.fraction_of_peak)},
             {"device", t.device.empty() ? json(nullptr) : json(t.device)},
             {"aka_score", t.aka_score},
             {"errors", t.errors},

@@ -33,9 +33,11 @@ run_ctest() {  # tag, ctest args...
   local t1=$(date +%s.%N)
   echo "ctest $tag: exit $rc, wall $(awk "BEGIN{print $t1 - $t0}") s"
   grep -E "^ *[0-9]+/[0-9]+ Test +#" "$out/ctest-$tag.log"
-  $build/harness/arena-summary $build/arena/results | tee "$out/summary-$tag.txt"
+  local run="$tag-$(date +%Y%m%d-%H%M%S)"
+  $build/harness/score/arena-score $build --run "$run" --results-dir "$build/scores" >/dev/null &&
+    tee "$out/summary-$tag.md" < "$build/scores/$run/summary.md"
   # Gate results and CTest's Test.xml together: what the scorer reads.
-  tar -C $build -czf "$out/results-$tag.tgz" arena/results Testing
+  tar -C $build -czf "$out/results-$tag.tgz" arena/results Testing "scores/$run"
 }
 
 case ${1:-} in
