@@ -8,9 +8,11 @@
 #   tests/gpu/evidence.sh agent <name>          the whole suite through agent <name> (e.g. replay), sandboxed
 #   tests/gpu/evidence.sh selftest              task validation: ctest -L '^selftest$' 
 #
-# Logs and result JSON go to $OUT (or ./gpu-evidence).
+# Logs and result JSON go to $OUT (or ./gpu-evidence). Tools the machine lacks (bwrap) are
+# taken from .deps/usr/bin when tests/gpu/prepare-deps.sh filled it.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+[ -d .deps/usr/bin ] && export PATH="$PWD/.deps/usr/bin:$PATH"
 out=${OUT:-gpu-evidence}
 mkdir -p "$out"
 build=build/gpu
