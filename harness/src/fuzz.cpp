@@ -17,6 +17,11 @@ bool satisfies(const TaskSpec& t, const Config& c) {
     for (const auto& ts : t.tensors)
       for (int64_t d : t.shape_of(ts, c))
         if (d < 1) return false;
+    for (const auto& ts : t.tensors)
+      if (ts.dist) {
+        Distribution d = ts.dist->at(c.bindings);
+        if (d.a > d.b) return false;  // an empty int_range (indices below a size of 0)
+      }
     return true;
   } catch (const ExprError&) {
     return false;  // overflow: the draw is out of any sensible size

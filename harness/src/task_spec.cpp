@@ -31,6 +31,15 @@ std::string Config::describe() const {
   return os.str();
 }
 
+Distribution Distribution::at(const Bindings& bind) const {
+  Distribution d = *this;
+  if (low_expr) d.a = static_cast<double>(low_expr->eval(bind));
+  if (high_expr) d.b = static_cast<double>(high_expr->eval(bind));
+  d.low_expr.reset();
+  d.high_expr.reset();
+  return d;
+}
+
 int TaskSpec::num_int_params() const {
   int n = 0;
   for (const auto& p : params) n += p.is_int;
@@ -152,7 +161,7 @@ Tolerance read_tolerance(const Reader& parent, const std::string& key) {
   return t;
 }
 
-Distribution read_distribution(const Reader& parent, DType dtype) {
+Distribution read_distribution(const Reader& parent, DType dtype, const std::set<std::string>& int_params) {
   Reader r(parent.file(), parent.raw("dist"), parent.at("dist"));
   Distribution d;
   std::string kind = r.str("kind");
@@ -168,9 +177,17 @@ Distribution read_distribution(const Reader& parent, DType dtype) {
     if (!(d.a < d.b)) r.fail("low must be < high");
   } else if (kind == "int_range") {
     d.kind = Distribution::IntRange;
-    d.a = static_cast<double>(r.integer("low"));
-    d.b = static_cast<double>(r.integer("high"));
-    if (d.a > d.b) r.fail("low must be <= high");
+    // Bounds: integers, or expressions of the int params (checked per configuration).
+    for (const char* key : {"low", "high"}) {
+      const json& v = r.raw(key);
+      if (v.is_string()) {
+        Expr e = parse_expr(r, r.at(key), v, int_params);
+        (std::string(key) == "low" ? d.low_expr : d.high_expr) = e;
+      } else {
+        (std::string(key) == "low" ? d.a : d.b) = static_cast<double>(r.integer(key));
+      }
+    }
+    if (!d.low_expr && !d.high_expr && d.a > d.b) r.fail("low must be <= high");
   } else {
     r.fail_at(r.at("kind"), "unknown distribution '" + kind + "' (normal, uniform, int_range)");
   }
@@ -237,7 +254,7 @@ std::vector<TensorSpec> read_tensors(const Reader& top, const std::set<std::stri
     else r.fail_at(r.at("role"), "unknown role '" + role + "' (input, output, inout)");
     if (t.reads()) {
       if (!r.has("dist")) r.fail_at(r.at("dist"), "missing (inputs need a distribution)");
-      t.dist = read_distribution(r, t.dtype);
+      t.dist = read_distribution(r, t.dtype, int_params);
     } else if (r.has("dist")) {
       r.fail_at(r.at("dist"), "outputs take no distribution");
     }
@@ -278,6 +295,17 @@ void validate_config_shapes(const TaskSpec& t, const Config& c, const std::strin
       t.numel(ts, c);
     } catch (const ExprError& e) {
       throw SpecError(t.file.string() + ": " + where + ": tensor '" + ts.name + "': " + e.what());
+    }
+  }
+  for (const auto& ts : t.tensors) {
+    if (!ts.dist || (!ts.dist->low_expr && !ts.dist->high_expr)) continue;
+    try {
+      Distribution d = ts.dist->at(c.bindings);
+      if (d.a > d.b)
+        throw SpecError(t.file.string() + ": " + where + ": tensor '" + ts.name + "': int_range low " +
+                        std::to_string(static_cast<int64_t>(d.a)) + " > high " + std::to_string(static_cast<int64_t>(d.b)));
+    } catch (const ExprError& e) {
+      throw SpecError(t.file.string() + ": " + where + ": tensor '" + ts.name + "': dist: " + e.what());
     }
   }
   try {

@@ -26,6 +26,10 @@ struct Distribution {
   enum Kind { Normal, Uniform, IntRange } kind = Normal;
   double a = 0, b = 1;   // normal: mean, std; uniform: [low, high); int_range: [low, high]
   bool strict = false;   // no alternate family and no outliers in correctness trials
+  // int_range bounds given as expressions of the int params (indices below a size param).
+  std::optional<Expr> low_expr, high_expr;
+  // The distribution for one configuration: expression bounds evaluated.
+  Distribution at(const Bindings& b) const;
 };
 
 struct TensorSpec {

@@ -22,7 +22,7 @@ HostData draw_inputs(const TaskSpec& t, const Config& c, const StreamKey& key_ba
     StreamKey key = key_base;
     key.tensor = static_cast<uint32_t>(i);
     std::vector<double> v(n);
-    generate_values(*ts.dist, plan, key, v.data(), n);
+    generate_values(ts.dist->at(c.bindings), plan, key, v.data(), n);
     std::vector<unsigned char> bytes(n * dtype_size(ts.dtype));
     parallel_from_double(ts.dtype, v.data(), bytes.data(), n);
     parallel_to_double(ts.dtype, bytes.data(), v.data(), n);  // round through the dtype

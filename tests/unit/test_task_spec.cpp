@@ -280,3 +280,25 @@ TEST(TaskSpec, PublicSpecHoldsSeenConfigurationsOnly) {
   EXPECT_THROW(load_task(out), SpecError);
   fs::remove(out);
 }
+
+// Index tensors: int_range bounds may be expressions of the int params (ids below a size).
+TEST(TaskSpec, IntRangeBoundsFromParams) {
+  json s = good_spec();
+  s["tensors"].push_back({{"name", "ids"}, {"dtype", "i32"}, {"shape", {"M"}}, {"role", "input"},
+                          {"dist", {{"kind", "int_range"}, {"low", 0}, {"high", "N - 1"}}}});
+  ASSERT_EQ(error_of(s), "");
+  TaskSpec t = load_task(write_spec(s.dump(2)));
+  ASSERT_TRUE(t.tensors[2].dist->high_expr.has_value());
+  Distribution d = t.tensors[2].dist->at(t.seen[0].bindings);
+  EXPECT_EQ(d.a, 0);
+  EXPECT_EQ(d.b, 127);  // N = 128 in the seen configuration
+  for (const Config& c : generate_fuzz_configs(t, 7)) EXPECT_LE(t.tensors[2].dist->at(c.bindings).a, t.tensors[2].dist->at(c.bindings).b);
+
+  json bad = s;
+  bad["tensors"][2]["dist"]["high"] = "V - 1";
+  expect_error(bad, "tensors[2].dist.high", "unknown int param 'V'");
+  bad = s;
+  bad["tensors"][2]["dist"]["low"] = "N";
+  bad["tensors"][2]["dist"]["high"] = "N - 2";
+  expect_error(bad, "configs.seen[0]", "int_range low 128 > high 126");
+}
