@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# What can be checked of a task without a GPU, fast, one task at a time while writing it:
+# the spec loads (arena-spec check), baseline.hip and solution.hip compile with the build's
+# kernel command for every configured platform and pass the ABI symbol checks, and
+# reference.cpp compiles warning-free. Needs configured build trees (tests/run.sh makes
+# build/test-nvidia and build/test-amd).
+#
+#   tests/tasks/check_sources.sh tasks/hip2hip/<task> [more task folders]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+spec_tool=""
+for b in "$root"/build/test-nvidia "$root"/build/test-amd; do
+  [ -x "$b/harness/arena-spec" ] && { spec_tool="$b/harness/arena-spec"; break; }
+done
+[ -n "$spec_tool" ] || { echo "no built arena-spec: run tests/run.sh (or configure and build build/test-nvidia) first" >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: $0 <task folder>..." >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+for dir in "$@"; do
+  dir=$(cd "$dir" && pwd) || { failed=1; continue; }
+  name=$(basename "$dir")
+  problems=()
+  "$spec_tool" check "$dir/task.json" >"$tmp/spec.log" 2>&1 || problems+=("spec: $(cat "$tmp/spec.log")")
+  for platform in nvidia amd; do
+    tc="$root/build/test-$platform/arena_toolchain.cmake"
+    [ -f "$tc" ] || continue
+    for kind in baseline solution; do
+      cmake -DSOURCE="$dir/$kind.hip" -DOUTPUT="$tmp/$platform-$kind.so" -DTOOLCHAIN="$tc" -DWHAT="$name $kind ($platform)" \
+        -P "$root/cmake/ArenaCompileKernel.cmake" >"$tmp/compile.log" 2>&1 ||
+        problems+=("$platform $kind: $(grep -v '^$' "$tmp/compile.log" | head -30)")
+    done
+  done
+  g++ -std=c++17 -O2 -Wall -Wextra -Werror -shared -fPIC -I"$root/harness/include" "$dir/reference.cpp" \
+    -o "$tmp/reference.so" >"$tmp/ref.log" 2>&1 || problems+=("reference.cpp: $(head -30 "$tmp/ref.log")")
+  for f in README.md baseline.hip solution.hip reference.cpp task.json; do
+    [ -f "$dir/$f" ] || problems+=("missing $f")
+  done
+  if [ ${#problems[@]} -eq 0 ]; then
+    echo "OK    $name"
+  else
+    failed=1
+    echo "FAIL  $name"
+    printf '      %s\n' "${problems[@]}"
+  fi
+done
+exit $failed
