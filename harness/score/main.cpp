@@ -4,7 +4,7 @@
 //   arena-score [score] <Test.xml | build folder | Testing folder>... [--run NAME]
 //               [--results-dir DIR] [--map FROM=TO]...
 //       -> <results dir>/<run>/{scores.json, summary.md, index.html}
-//   arena-score compare <A/scores.json> <B/scores.json> [--delta D] [--out DIR]
+//   arena-score compare <runA> <runB> [--delta D] [--out DIR]   (run folders or their scores.json)
 //       -> Markdown on stdout; with --out, DIR/{compare.json, compare.md}
 //
 // Several Test.xml files (shards) are merged into one score. The run folder is written to a
@@ -44,7 +44,8 @@ const char* kUsage =
     "      writes DIR/NAME/{scores.json, summary.md, index.html} (DIR defaults to " ARENA_SCORE_RESULTS_DIR ";\n"
     "      NAME defaults to the first Test.xml's tag, with -2, -3, ... added if taken; an explicit --run\n"
     "      that exists is refused). --map rewrites result paths recorded on another machine.\n"
-    "  arena-score compare <A/scores.json> <B/scores.json> [--delta D] [--out DIR]\n"
+    "  arena-score compare <runA> <runB> [--delta D] [--out DIR]\n"
+    "      each run a scored run folder (results/<run>) or its scores.json;\n"
     "      prints the comparison as Markdown; --out also writes DIR/{compare.json, compare.md}\n";
 
 [[noreturn]] void usage_error(const std::string& why) {
@@ -115,7 +116,10 @@ int run_score(const std::vector<std::string>& args) {
   return 0;
 }
 
-json read_scores(const std::string& path) {
+// A scored run is named by its folder (results/<run>) or its scores.json.
+json read_scores(const std::string& given) {
+  const std::string path =
+      std::filesystem::is_directory(given) ? (std::filesystem::path(given) / "scores.json").string() : given;
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot read the file");
   json j = json::parse(in, nullptr, false);
@@ -138,7 +142,7 @@ int run_compare(const std::vector<std::string>& args) {
     } else if (a.rfind("--", 0) == 0) usage_error("unknown or incomplete option " + a);
     else files.push_back(a);
   }
-  if (files.size() != 2) usage_error("compare wants two scores.json files");
+  if (files.size() != 2) usage_error("compare wants two scored runs (folders or scores.json files)");
   json c = compare_runs(read_scores(files[0]), read_scores(files[1]), delta);
   c["a"]["file"] = files[0];
   c["b"]["file"] = files[1];

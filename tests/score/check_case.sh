@@ -166,6 +166,9 @@ case $name in
       suites:cmp:metrics:tasks:b=6
     contains "$work/compare.out" '^\| cmp/win \| correct, 1\.500 \[1\.480, 1\.520\] \| correct, 2\.000 \[1\.970, 2\.030\] \| 1\.333 \[1\.307, 1\.361\] \| \*\*better\*\* \|'
     contains "$results/A-vs-B/compare.md" '^\| cmp/loss .* \*\*worse\*\*'
+    # run folders name the same runs as their scores.json
+    "$score" compare "$results/A" "$results/B" >"$work/compare-folders.out"
+    cmp -s "$work/compare.out" "$work/compare-folders.out" || fail "compare of run folders differs from compare of their scores.json"
     # a comparison folder is never overwritten either
     if "$score" compare "$results/A/scores.json" "$results/B/scores.json" --out "$results/A-vs-B" >/dev/null 2>&1; then
       fail "compare overwrote an existing --out folder"
