@@ -6,7 +6,8 @@
 #   tests/gpu/evidence.sh case <name>           one broken candidate (tests/candidates/<name>) on gelu_f16
 #   tests/gpu/evidence.sh mixed <name>          the whole suite with <name> on gelu_f16, baselines elsewhere
 #   tests/gpu/evidence.sh agent <name>          the whole suite through agent <name> (e.g. replay), sandboxed
-#   tests/gpu/evidence.sh selftest              task validation: ctest -L '^selftest$' 
+#   tests/gpu/evidence.sh selftest [regex]      task validation: ctest -L '^selftest$' [-R regex]
+#   tests/gpu/evidence.sh sandbox               the scripted agent cases (label agents), sandbox probe on the GPU
 #
 # Logs and result JSON go to $OUT (or ./gpu-evidence). Tools the machine lacks (bwrap) are
 # taken from .deps/usr/bin when tests/gpu/prepare-deps.sh filled it.
@@ -63,7 +64,17 @@ case ${1:-} in
     ;;
   selftest)
     configure baseline
-    run_ctest selftest -L '^selftest$'
+    run_ctest selftest -L '^selftest$' ${2:+-R "$2"} -j 4
+    ;;
+  sandbox)  # the scripted agent cases on the GPU: the sandbox probe's self-check reaches the device
+    cmake -S . -B $build -DARENA_BUILD_FRAMEWORK_TESTS=ON -DARENA_AGENT= >>"$out/configure.log" 2>&1 ||
+      { tail -40 "$out/configure.log"; exit 1; }
+    cmake --build $build --parallel "$jobs" >>"$out/build.log" 2>&1 || { grep -B2 -A8 error "$out/build.log" | head -40; exit 1; }
+    (cd $build && ctest -L '^agents$' -V) >"$out/ctest-sandbox.log" 2>&1
+    echo "ctest agents: exit $?"
+    grep -E "^ *[0-9]+/[0-9]+ Test +#" "$out/ctest-sandbox.log"
+    w=$build/tests/agents/work/probe_hidden_paths/workspace
+    for f in probe.txt check.rc check.log; do echo "== $f"; cat "$w/$f"; done | tee "$out/sandbox-probe.txt"
     ;;
   agent)
     cmake -S . -B $build -DARENA_AGENT="$2" -DARENA_AGENT_SANDBOX=ON -DARENA_AGENT_REDO=ON \
@@ -73,7 +84,7 @@ case ${1:-} in
     cmake -S . -B $build -DARENA_AGENT= >>"$out/configure.log" 2>&1
     ;;
   *)
-    echo "usage: $0 build | suite <candidate> | case <name> | mixed <name> | agent <name> | selftest" >&2
+    echo "usage: $0 build | suite <candidate> | case <name> | mixed <name> | agent <name> | selftest [regex] | sandbox" >&2
     exit 2
     ;;
 esac
