@@ -18,7 +18,7 @@ bool satisfies(const TaskSpec& t, const Config& c) {
       for (int64_t d : t.shape_of(ts, c))
         if (d < 1) return false;
     for (const auto& ts : t.tensors)
-      if (ts.dist) {
+      if (ts.dist && ts.dist->kind == Distribution::IntRange) {
         Distribution d = ts.dist->at(c.bindings);
         if (d.a > d.b) return false;  // an empty int_range (indices below a size of 0)
       }

@@ -302,3 +302,11 @@ TEST(TaskSpec, IntRangeBoundsFromParams) {
   bad["tensors"][2]["dist"]["high"] = "N - 2";
   expect_error(bad, "configs.seen[0]", "int_range low 128 > high 126");
 }
+
+// A normal distribution's (mean, std) is no range: a mean above the spread must not stop fuzzing.
+TEST(TaskSpec, FuzzDrawsWithOffsetNormalInputs) {
+  json s = good_spec();
+  s["tensors"][0]["dist"] = {{"kind", "normal"}, {"mean", 3}, {"std", 2}};
+  TaskSpec t = load_task(write_spec(s.dump(2)));
+  EXPECT_EQ(generate_fuzz_configs(t, 11).size(), 5u);
+}
