@@ -1,0 +1,14 @@
+// Host oracle: exclusive prefix sum (exact: every partial sum is an integer below 2^31).
+#include "arena/arena_reference.h"
+
+ARENA_REFERENCE_EXPORT int arena_reference(const arena_ref_args* a) {
+  const double* x = a->tensors[0];
+  double* y = a->tensors[1];
+  const int64_t n = a->ints[0];
+  double acc = 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    y[i] = acc;
+    acc += x[i];
+  }
+  return 0;
+}
