@@ -19,9 +19,10 @@ mkdir -p "$out"
 build=build/gpu
 jobs=$(nproc)
 
+# ARENA_TASKS_DIR in the environment: validate the tasks of another folder (e.g. new ones).
 configure() {  # candidate [fallback]
   cmake -S . -B $build -DARENA_HIP_PLATFORM=nvidia -DARENA_SUITES=hip2hip -DARENA_BUILD_FRAMEWORK_TESTS=OFF \
-    -DARENA_CANDIDATE="$1" -DARENA_CANDIDATE_FALLBACK="${2:-none}" >>"$out/configure.log" 2>&1 ||
+    -DARENA_TASKS_DIR="${ARENA_TASKS_DIR:-$PWD/tasks}" -DARENA_CANDIDATE="$1" -DARENA_CANDIDATE_FALLBACK="${2:-none}" >>"$out/configure.log" 2>&1 ||
     { tail -40 "$out/configure.log"; exit 1; }
 }
 
@@ -36,18 +37,28 @@ run_ctest() {  # tag, ctest args...
   local t1=$(date +%s.%N)
   echo "ctest $tag: exit $rc, wall $(awk "BEGIN{print $t1 - $t0}") s"
   grep -E "^ *[0-9]+/[0-9]+ Test +#" "$out/ctest-$tag.log"
-  local run="$tag-$(date +%Y%m%d-%H%M%S)"
-  $build/harness/score/arena-score $build --run "$run" --results-dir "$build/scores" >/dev/null &&
+  local run="$tag-$(date +%Y%m%d-%H%M%S)" scored=""
+  # Task validation has no gate tests to score; everything else is scored like a real run.
+  if [ "$tag" != selftest ] && $build/harness/score/arena-score $build --run "$run" --results-dir "$build/scores" >/dev/null; then
     tee "$out/summary-$tag.md" < "$build/scores/$run/summary.md"
+    scored="scores/$run"
+  fi
   # Gate results and CTest's Test.xml together: what the scorer reads.
-  tar -C $build -czf "$out/results-$tag.tgz" arena/results Testing "scores/$run"
+  tar -C $build -czf "$out/results-$tag.tgz" arena/results Testing $scored
 }
 
 case ${1:-} in
   build)
     configure baseline
-    cmake --build $build --parallel "$jobs" >"$out/build.log" 2>&1 || { grep -B2 -A8 error "$out/build.log" | head -80; exit 1; }
-    echo "built"
+    # Keep going past a kernel that does not compile, so one broken task does not hide the rest.
+    keep_going=""
+    grep -q "CMAKE_GENERATOR:INTERNAL=Unix Makefiles" $build/CMakeCache.txt && keep_going="-- -k"
+    if cmake --build $build --parallel "$jobs" $keep_going >"$out/build.log" 2>&1; then
+      echo "built"
+    else
+      grep -B2 -A8 -E "error|FATAL" "$out/build.log" | head -80
+      echo "built with errors (see build.log)"
+    fi
     ;;
   suite)
     configure "$2"
@@ -67,7 +78,7 @@ case ${1:-} in
     run_ctest selftest -L '^selftest$' ${2:+-R "$2"} -j 4
     ;;
   sandbox)  # the scripted agent cases on the GPU: the sandbox probe's self-check reaches the device
-    cmake -S . -B $build -DARENA_BUILD_FRAMEWORK_TESTS=ON -DARENA_AGENT= >>"$out/configure.log" 2>&1 ||
+    cmake -S . -B $build -DARENA_BUILD_FRAMEWORK_TESTS=ON -DARENA_AGENT= -DARENA_TASKS_DIR="$PWD/tasks" >>"$out/configure.log" 2>&1 ||
       { tail -40 "$out/configure.log"; exit 1; }
     cmake --build $build --parallel "$jobs" >>"$out/build.log" 2>&1 || { grep -B2 -A8 error "$out/build.log" | head -40; exit 1; }
     (cd $build && ctest -L '^agents$' -V) >"$out/ctest-sandbox.log" 2>&1
