@@ -178,15 +178,13 @@ Distribution read_distribution(const Reader& parent, DType dtype, const std::set
   } else if (kind == "int_range") {
     d.kind = Distribution::IntRange;
     // Bounds: integers, or expressions of the int params (checked per configuration).
-    for (const char* key : {"low", "high"}) {
+    auto bound = [&](const char* key, double& value, std::optional<Expr>& expr) {
       const json& v = r.raw(key);
-      if (v.is_string()) {
-        Expr e = parse_expr(r, r.at(key), v, int_params);
-        (std::string(key) == "low" ? d.low_expr : d.high_expr) = e;
-      } else {
-        (std::string(key) == "low" ? d.a : d.b) = static_cast<double>(r.integer(key));
-      }
-    }
+      if (v.is_string()) expr = parse_expr(r, r.at(key), v, int_params);
+      else value = static_cast<double>(r.integer(key));
+    };
+    bound("low", d.a, d.low_expr);
+    bound("high", d.b, d.high_expr);
     if (!d.low_expr && !d.high_expr && d.a > d.b) r.fail("low must be <= high");
   } else {
     r.fail_at(r.at("kind"), "unknown distribution '" + kind + "' (normal, uniform, int_range)");

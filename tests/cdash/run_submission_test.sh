@@ -238,29 +238,25 @@ fi
   ok "configure: Configure.xml with the error arrived" || fail "configure: no Configure.xml with the error arrived"
 [ -z "$(requests_for configure ___XML___Test.xml)" ] || fail "configure: Test.xml was submitted although configure failed"
 
-# ---------------------------------------------------------------------------------------------
-echo "== cdash: the server answers 200 with <status>ERROR</status>"
-start_receiver cdash --cdash-status ERROR
-dashboard cdash "-DCONFIGURE_OPTIONS=-DCMAKE_CXX_COMPILER=$cxx" -DSUBMIT_URL="$url"
-stop_receiver
-if [ "$rc" -ne 0 ] && grep -q '^ *ctest_submit (' "$work/cdash.log"; then
-  ok "cdash: ctest -S exited $rc naming ctest_submit"
-else
-  fail "cdash: expected a non-zero exit naming ctest_submit (exit $rc)"
-  show "$work/cdash.log"
-fi
+# The server refuses the submission: ctest -S must fail, naming ctest_submit.
+expect_submit_refused() {  # name, what the server does, receiver options...
+  local name=$1 what=$2
+  shift 2
+  echo "== $name: the server answers $what"
+  start_receiver "$name" "$@"
+  dashboard "$name" "-DCONFIGURE_OPTIONS=-DCMAKE_CXX_COMPILER=$cxx" -DSUBMIT_URL="$url"
+  stop_receiver
+  if [ "$rc" -ne 0 ] && grep -q '^ *ctest_submit (' "$work/$name.log"; then
+    ok "$name: ctest -S exited $rc naming ctest_submit"
+  else
+    fail "$name: expected a non-zero exit naming ctest_submit (exit $rc)"
+    show "$work/$name.log"
+  fi
+}
 
 # ---------------------------------------------------------------------------------------------
-echo "== http: the server answers HTTP 503"
-start_receiver http --http-status 503
-dashboard http "-DCONFIGURE_OPTIONS=-DCMAKE_CXX_COMPILER=$cxx" -DSUBMIT_URL="$url"
-stop_receiver
-if [ "$rc" -ne 0 ] && grep -q '^ *ctest_submit (' "$work/http.log"; then
-  ok "http: ctest -S exited $rc naming ctest_submit"
-else
-  fail "http: expected a non-zero exit naming ctest_submit (exit $rc)"
-  show "$work/http.log"
-fi
+expect_submit_refused cdash "200 with <status>ERROR</status>" --cdash-status ERROR
+expect_submit_refused http "HTTP 503" --http-status 503
 
 echo "requests, outputs and submission logs: $work"
 if [ "$failures" -ne 0 ]; then
