@@ -52,16 +52,17 @@ function(_arena_spec_tool out)
   set(${out} "${_exe}" PARENT_SCOPE)
 endfunction()
 
-function(_arena_candidate_source key out)
+# `start` is what an agent starts from: the task's baseline.hip, or torch2hip's ABI skeleton.
+function(_arena_candidate_source key start out)
   set(_dir "${${key}_DIR}")
   if(ARENA_CANDIDATE STREQUAL "baseline")
-    set(${out} "${_dir}/baseline.hip" PARENT_SCOPE)
+    set(${out} "${start}" PARENT_SCOPE)
   elseif(ARENA_CANDIDATE STREQUAL "solution")
     set(${out} "${_dir}/solution.hip" PARENT_SCOPE)
   else()
     set(_file "${ARENA_CANDIDATE}/${${key}_SUITE}/${${key}_NAME}/${${key}_CANDIDATE_FILE}")
     if(NOT EXISTS "${_file}" AND ARENA_CANDIDATE_FALLBACK STREQUAL "baseline")
-      set(_file "${_dir}/baseline.hip")
+      set(_file "${start}")
     endif()
     set(${out} "${_file}" PARENT_SCOPE)
   endif()
@@ -101,7 +102,7 @@ endfunction()
 
 # With an agent selected: <id>/agent runs it into <build>/arena/<run>/<id>/ and the
 # candidate becomes what it left there (cmake/ArenaAgent.cmake).
-function(_arena_add_agent_test id key candidate_var)
+function(_arena_add_agent_test id key start candidate_var)
   set(run_dir "${CMAKE_BINARY_DIR}/arena/${ARENA_RUN_NAME}/${id}")
   set(file "${${key}_CANDIDATE_FILE}")
   set(${candidate_var} "${run_dir}/candidate/${file}" PARENT_SCOPE)
@@ -117,7 +118,9 @@ function(_arena_add_agent_test id key candidate_var)
       "-DCORRECT_TOOL=$<TARGET_FILE:arena-correct>" "-DPERF_TOOL=$<TARGET_FILE:arena-perf>"
       "-DDEVICE_LIB=$<TARGET_FILE:arena_device>" "-DMODEL=${ARENA_AGENT_MODEL}" "-DEFFORT=${ARENA_AGENT_EFFORT}"
       "-DSANDBOX=${ARENA_AGENT_SANDBOX}" "-DREDO=${ARENA_AGENT_REDO}" "-DAGENT_SCRIPT=${ARENA_AGENT_SCRIPT}"
-      "-DUSER_COMMAND=${ARENA_AGENT_USER_COMMAND}"
+      "-DUSER_COMMAND=${ARENA_AGENT_USER_COMMAND}" "-DSTART_FILE=${start}" "-DTORCH=${${key}_TORCH}"
+      "-DPYTHON=${ARENA_PYTHON}" "-DPY_HOST_DIR=${CMAKE_SOURCE_DIR}/harness/python"
+      "-DTOOLS_LIB=$<TARGET_FILE:arena_tools>"
       -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ArenaAgent.cmake")
   set_tests_properties(${id}/agent PROPERTIES
     LABELS "${${key}_SUITE};${${key}_CATEGORY};agent" FIXTURES_SETUP "${id}/agent"
@@ -134,31 +137,40 @@ function(_arena_add_selftests id key)
   set(labels "selftest;${${key}_CATEGORY}")
   if(NOT ${key}_HAS_REFERENCE OR NOT ${key}_HAS_SOLUTION)
     add_test(NAME ${prefix}/files
-      COMMAND sh -c "echo '${id}: a task needs reference.cpp (the oracle) and solution.hip (proof of headroom)'; exit 1")
+      COMMAND sh -c "echo '${id}: a task needs its oracle (reference.cpp or reference.py) and solution.hip (proof of headroom)'; exit 1")
     set_tests_properties(${prefix}/files PROPERTIES LABELS "${labels}")
     return()
   endif()
-  set(correct_args --task "${${key}_DIR}/task.json" --baseline "${kdir}/baseline.so"
-                   --reference "${kdir}/reference.so" --set all --fuzz-seed ${ARENA_FUZZ_SEED})
-  add_test(NAME ${prefix}/baseline_correct
-    COMMAND arena-correct ${correct_args} --candidate "${kdir}/baseline.so" --result "${rdir}/baseline_correct.json")
+  set(correct_args --task "${${key}_DIR}/task.json" --baseline "${baseline}" ${ref_args} --set all
+                   --fuzz-seed ${ARENA_FUZZ_SEED})
+  if(${key}_TORCH)
+    # Eager PyTorch in the task's dtypes must itself meet the tolerances asked of candidates.
+    add_test(NAME ${prefix}/eager_correct
+      COMMAND ${correct_cmd} ${correct_args} --candidate "py:torch:eager_out:${${key}_DIR}"
+              --result "${rdir}/eager_correct.json")
+    set(first_check ${prefix}/eager_correct)
+  else()
+    add_test(NAME ${prefix}/baseline_correct
+      COMMAND arena-correct ${correct_args} --candidate "${kdir}/baseline.so" --result "${rdir}/baseline_correct.json")
+    set(first_check ${prefix}/baseline_correct)
+  endif()
   add_test(NAME ${prefix}/compile_solution
     COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${${key}_DIR}/solution.hip" "-DOUTPUT=${kdir}/solution.so"
             "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DWHAT=${id} solution" "-DRESULT=${rdir}/compile_solution.json"
             -P "${ARENA_COMPILE_SCRIPT}")
   add_test(NAME ${prefix}/solution_correct
-    COMMAND arena-correct ${correct_args} --candidate "${kdir}/solution.so" --result "${rdir}/solution_correct.json")
+    COMMAND ${correct_cmd} ${correct_args} --candidate "${kdir}/solution.so" --result "${rdir}/solution_correct.json")
   add_test(NAME ${prefix}/solution_faster
-    COMMAND arena-perf --task "${${key}_DIR}/task.json" --candidate "${kdir}/solution.so" --baseline "${kdir}/baseline.so"
-            --reference "${kdir}/reference.so" --budget-s ${ARENA_PERF_BUDGET_S} --flush-bytes ${ARENA_FLUSH_BYTES}
+    COMMAND ${perf_cmd} --task "${${key}_DIR}/task.json" --candidate "${kdir}/solution.so" --baseline "${baseline}"
+            ${ref_args} ${perf_refs} --budget-s ${ARENA_PERF_BUDGET_S} --flush-bytes ${ARENA_FLUSH_BYTES}
             --require-faster 1 --result "${rdir}/solution_faster.json")
   set_tests_properties(${prefix}/compile_solution PROPERTIES
     LABELS "${labels}" FIXTURES_SETUP "${prefix}/solution" TIMEOUT 900)
-  set_tests_properties(${prefix}/baseline_correct ${prefix}/solution_correct PROPERTIES
+  set_tests_properties(${first_check} ${prefix}/solution_correct PROPERTIES
     LABELS "${labels};gpu" RESOURCE_GROUPS "gpus:1" SKIP_RETURN_CODE 77 TIMEOUT 900)
   set_tests_properties(${prefix}/solution_correct PROPERTIES
     FIXTURES_REQUIRED "${prefix}/solution" FIXTURES_SETUP "${prefix}/solution_correct")
-  math(EXPR _perf_timeout "${ARENA_PERF_BUDGET_S} * 3 + 120")
+  math(EXPR _perf_timeout "${ARENA_PERF_BUDGET_S} * 3 + 420")
   set_tests_properties(${prefix}/solution_faster PROPERTIES
     LABELS "${labels};gpu" FIXTURES_REQUIRED "${prefix}/solution;${prefix}/solution_correct"
     RESOURCE_GROUPS "gpus:${ARENA_PERF_SLOTS}" RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT ${_perf_timeout})
@@ -175,31 +187,57 @@ function(_arena_add_task id)
   set(rdir "${ARENA_GATE_RESULTS_DIR}/${id}")
   string(MAKE_C_IDENTIFIER "${suite}_${name}" tgt)
 
-  # Baseline: built with the project (it is trusted and also the perf reference).
-  add_custom_command(
-    OUTPUT "${kdir}/baseline.so"
-    COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${dir}/baseline.hip" "-DOUTPUT=${kdir}/baseline.so"
-            "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DWHAT=${id} baseline" -P "${ARENA_COMPILE_SCRIPT}"
-    DEPENDS "${dir}/baseline.hip" "${ARENA_COMPILE_SCRIPT}" "${ARENA_TOOLCHAIN_FILE}"
-            "${ARENA_HARNESS_INCLUDE}/arena/arena_abi.h"
-    COMMENT "Compiling ${id} baseline" VERBATIM)
-  add_custom_target(arena_baseline_${tgt} ALL DEPENDS "${kdir}/baseline.so")
-
-  set(_ref_args "")
-  if(${key}_HAS_REFERENCE)
-    add_library(arena_reference_${tgt} MODULE "${dir}/reference.cpp")
-    target_include_directories(arena_reference_${tgt} PRIVATE "${ARENA_HARNESS_INCLUDE}")
-    set_target_properties(arena_reference_${tgt} PROPERTIES
-      PREFIX "" OUTPUT_NAME reference LIBRARY_OUTPUT_DIRECTORY "${kdir}" CXX_VISIBILITY_PRESET hidden)
-    set(_ref_args --reference "${kdir}/reference.so")
+  set(correct_cmd arena-correct)
+  set(perf_cmd arena-perf)
+  set(perf_refs "")
+  set(ref_args "")
+  if(${key}_TORCH)
+    # torch2hip: the agent starts from an ABI skeleton; the reference model (reference.py)
+    # is the oracle (float64) and the perf reference (eager, plus torch.compile), served to
+    # the same runners by the Python host.
+    set(start "${kdir}/skeleton.hip")
+    file(MAKE_DIRECTORY "${kdir}")
+    execute_process(COMMAND "${ARENA_SPEC_CHECKER}" skeleton "${dir}/task.json" "${start}"
+                    RESULT_VARIABLE _rc ERROR_VARIABLE _err)
+    if(NOT _rc EQUAL 0)
+      message(FATAL_ERROR "${id}: cannot write the ABI skeleton: ${_err}")
+    endif()
+    set(host "${ARENA_PYTHON}" "${CMAKE_SOURCE_DIR}/harness/python/arena_host.py" "$<TARGET_FILE:arena_tools>")
+    set(correct_cmd ${host} arena-correct)
+    set(perf_cmd ${host} arena-perf)
+    set(baseline "py:torch:eager:${dir}")
+    set(ref_args --reference "py:torch:oracle:${dir}")
+    set(perf_refs --baseline-name "torch eager")
+    if(${key}_TORCH_COMPILE)
+      list(APPEND perf_refs --extra-reference "torch.compile=py:torch:compile:${dir}")
+    endif()
+  else()
+    # Baseline: built with the project (it is trusted and also the perf reference).
+    set(start "${dir}/baseline.hip")
+    set(baseline "${kdir}/baseline.so")
+    add_custom_command(
+      OUTPUT "${kdir}/baseline.so"
+      COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${dir}/baseline.hip" "-DOUTPUT=${kdir}/baseline.so"
+              "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DWHAT=${id} baseline" -P "${ARENA_COMPILE_SCRIPT}"
+      DEPENDS "${dir}/baseline.hip" "${ARENA_COMPILE_SCRIPT}" "${ARENA_TOOLCHAIN_FILE}"
+              "${ARENA_HARNESS_INCLUDE}/arena/arena_abi.h"
+      COMMENT "Compiling ${id} baseline" VERBATIM)
+    add_custom_target(arena_baseline_${tgt} ALL DEPENDS "${kdir}/baseline.so")
+    if(${key}_HAS_REFERENCE)
+      add_library(arena_reference_${tgt} MODULE "${dir}/reference.cpp")
+      target_include_directories(arena_reference_${tgt} PRIVATE "${ARENA_HARNESS_INCLUDE}")
+      set_target_properties(arena_reference_${tgt} PROPERTIES
+        PREFIX "" OUTPUT_NAME reference LIBRARY_OUTPUT_DIRECTORY "${kdir}" CXX_VISIBILITY_PRESET hidden)
+      set(ref_args --reference "${kdir}/reference.so")
+    endif()
   endif()
 
-  _arena_candidate_source(${key} candidate_src)
+  _arena_candidate_source(${key} "${start}" candidate_src)
   set(candidate_lib "${kdir}/candidate.so")
   set(common_labels "${suite};${category}")
   set(compile_requires "")
   if(ARENA_AGENT)
-    _arena_add_agent_test(${id} ${key} candidate_src)
+    _arena_add_agent_test(${id} ${key} "${start}" candidate_src)
     set(compile_requires "${id}/agent")
   endif()
 
@@ -213,11 +251,10 @@ function(_arena_add_task id)
     set_tests_properties(${id}/compile PROPERTIES FIXTURES_REQUIRED "${compile_requires}")
   endif()
 
-  set(runner_args --task "${dir}/task.json" --candidate "${candidate_lib}" --baseline "${kdir}/baseline.so"
-                  ${_ref_args})
+  set(runner_args --task "${dir}/task.json" --candidate "${candidate_lib}" --baseline "${baseline}" ${ref_args})
   foreach(set_name seen unseen)
     add_test(NAME ${id}/correct_${set_name}
-      COMMAND arena-correct ${runner_args} --set ${set_name} --fuzz-seed ${ARENA_FUZZ_SEED}
+      COMMAND ${correct_cmd} ${runner_args} --set ${set_name} --fuzz-seed ${ARENA_FUZZ_SEED}
               --result "${rdir}/correct_${set_name}.json")
     set_tests_properties(${id}/correct_${set_name} PROPERTIES
       LABELS "${common_labels};correct_${set_name};gpu"
@@ -226,8 +263,11 @@ function(_arena_add_task id)
   endforeach()
 
   math(EXPR _perf_timeout "${ARENA_PERF_BUDGET_S} * 3 + 120")
+  if(${key}_TORCH_COMPILE)
+    math(EXPR _perf_timeout "${_perf_timeout} + 300")  # torch.compile compiles each seen configuration first
+  endif()
   add_test(NAME ${id}/perf
-    COMMAND arena-perf ${runner_args} --budget-s ${ARENA_PERF_BUDGET_S} --flush-bytes ${ARENA_FLUSH_BYTES}
+    COMMAND ${perf_cmd} ${runner_args} ${perf_refs} --budget-s ${ARENA_PERF_BUDGET_S} --flush-bytes ${ARENA_FLUSH_BYTES}
             --result "${rdir}/perf.json" --gbench-out "${rdir}/perf.gbench.json")
   set_tests_properties(${id}/perf PROPERTIES
     LABELS "${common_labels};perf;gpu"
@@ -265,6 +305,7 @@ function(arena_add_all_tasks)
   endif()
 
   _arena_spec_tool(_checker)
+  set(ARENA_SPEC_CHECKER "${_checker}")
   set(_manifest "${CMAKE_BINARY_DIR}/arena_tasks.cmake")
   execute_process(COMMAND "${_checker}" manifest "${_manifest}" ${_specs}
                   RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)

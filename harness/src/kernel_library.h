@@ -32,17 +32,37 @@ class SharedLibrary {
   std::string path_;
 };
 
+// A kernel or oracle named "py:<spec>" is provided by the Python host
+// (harness/python/arena_host.py), which runs the tools from libarena_tools.so and answers
+// these requests with C function pointers into the interpreter. Only the host registers a
+// loader; a "py:" path in a plain runner is an error that says so.
+struct PythonObject {
+  arena_launch_fn launch = nullptr;
+  arena_workspace_size_fn workspace_size = nullptr;
+  arena_reference_fn reference = nullptr;
+  int writes_outputs = 1;  // 0: a timing-only reference that returns its own outputs
+};
+// Returns 0 and fills `out`, or non-zero with a message in err[0..err_len).
+typedef int (*arena_python_loader_fn)(const char* spec, const char* role, PythonObject* out, char* err,
+                                      size_t err_len);
+extern "C" void arena_set_python_loader(arena_python_loader_fn loader);
+bool is_python_spec(const std::string& path);
+
 struct KernelLibrary {
-  std::string role;  // "baseline" or "candidate"
+  std::string role;  // "baseline", "candidate", or a reference's name ("torch.compile")
   SharedLibrary lib;
   arena_launch_fn launch = nullptr;
   arena_workspace_size_fn workspace_size = nullptr;  // optional
+  // False for a timing-only reference (PyTorch eager in perf): it leaves the output buffers
+  // alone, so post-timing output checks do not apply to it.
+  bool writes_outputs = true;
   static KernelLibrary load(const std::string& path, const std::string& role);
 };
 
 struct ReferenceLibrary {
   SharedLibrary lib;
   arena_reference_fn run = nullptr;
+  bool in_interpreter = false;  // a Python oracle: shares the interpreter with timed launches
   static ReferenceLibrary load(const std::string& path);
 };
 

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <future>
+#include <map>
 #include <sstream>
 
 #include "compare.h"
@@ -18,15 +19,15 @@ using Clock = std::chrono::steady_clock;
 
 struct PerfEngine::Side {
   const KernelLibrary* lib = nullptr;
-  int index = 0;                            // 0 baseline, 1 candidate
+  int index = 0;                            // 0 baseline, 1 candidate, 2... extra references
   std::vector<std::vector<double>> rounds;  // milliseconds, one vector per round
 };
 
-// One set of tensor buffers, seen by both kernels (each with its own workspace). Kernels
+// One set of tensor buffers, seen by every kernel (each with its own workspace). Kernels
 // alternate between two sets round by round, so a placement effect of the buffers (seen as
 // a steady 1-2 % on strided kernels) lands in the round-to-round spread, not in the ratio.
 struct PerfEngine::BufferSet {
-  std::unique_ptr<DeviceTensors> view[2];  // per side
+  std::vector<std::unique_ptr<DeviceTensors>> view;  // per side
   int last_writer = -1;                      // side whose launch the outputs hold
 };
 
@@ -35,8 +36,10 @@ struct PerfEngine::ConfigRun {
   std::string name;  // benchmark prefix, e.g. "seen_0"
   HostData warm_inputs, timed_inputs;
   std::future<std::vector<std::vector<double>>> expected;  // oracle on the timed inputs
-  Side a, b;  // baseline, candidate
+  std::vector<Side> sides;  // baseline, candidate, extra references; never resized once timing starts
   BufferSet sets[2];
+  Side& a() { return sides[0]; }
+  Side& b() { return sides[1]; }
   std::vector<double> half_widths;
   bool done = false;
   BufferSet& set_for(const Side& s) { return sets[(s.rounds.size() + s.index) % 2]; }
@@ -89,12 +92,15 @@ class CapturingReporter : public benchmark::JSONReporter {
 }  // namespace
 
 PerfEngine::PerfEngine(const TaskSpec& task, const KernelLibrary& baseline, const KernelLibrary& candidate,
-                       const ReferenceLibrary* reference, const arena_device_info& device, PerfOptions opt)
-    : task_(task), baseline_(baseline), candidate_(candidate), reference_(reference), device_(device), opt_(opt) {}
+                       const ReferenceLibrary* reference, const arena_device_info& device, PerfOptions opt,
+                       std::vector<const KernelLibrary*> extras)
+    : task_(task), baseline_(baseline), candidate_(candidate), reference_(reference), extras_(std::move(extras)),
+      device_(device), opt_(opt) {}
 
 PerfEngine::~PerfEngine() {
   for (auto& c : configs_)
-    if (c->expected.valid()) c->expected.wait();
+    if (c->expected.valid() && c->expected.wait_for(std::chrono::seconds(0)) != std::future_status::deferred)
+      c->expected.wait();
 }
 
 double PerfEngine::sample_ms(Side& side, BufferSet& set) {
@@ -138,16 +144,20 @@ void PerfEngine::prepare() {
                                  trial_plan(0));
     c->timed_inputs = draw_inputs(task_, c->config, {task_key, 1u << 20 | static_cast<uint32_t>(i), 101, 0},
                                   trial_plan(0));
-    c->a.lib = &baseline_;
-    c->b.lib = &candidate_;
-    c->b.index = 1;
-    for (BufferSet& set : c->sets) {
-      set.view[0] = std::make_unique<DeviceTensors>(task_, c->config, c->warm_inputs, baseline_, *stream_);
-      set.view[1] = std::make_unique<DeviceTensors>(*set.view[0], candidate_, *stream_);
+    std::vector<const KernelLibrary*> libs = {&baseline_, &candidate_};
+    for (const KernelLibrary* x : extras_) libs.push_back(x);
+    c->sides.resize(libs.size());
+    for (size_t k = 0; k < libs.size(); ++k) {
+      c->sides[k].lib = libs[k];
+      c->sides[k].index = static_cast<int>(k);
     }
-    for (int k = 0; k < 2; ++k) {  // first launches: module load, one-time setup, sanity
-      Side& s = k ? c->b : c->a;
-      const DeviceTensors& t = *c->sets[k].view[k];
+    for (BufferSet& set : c->sets) {
+      set.view.push_back(std::make_unique<DeviceTensors>(task_, c->config, c->warm_inputs, baseline_, *stream_));
+      for (size_t k = 1; k < libs.size(); ++k)
+        set.view.push_back(std::make_unique<DeviceTensors>(*set.view[0], *libs[k], *stream_));
+    }
+    for (Side& s : c->sides) {  // first launches: module load, one-time setup (JIT compiles), sanity
+      const DeviceTensors& t = *c->sets[s.index % 2].view[s.index];
       LaunchOutcome o = launch_and_wait(*s.lib, t, *stream_, opt_.kernel_timeout_s * 10,
                                         c->config.label + " (first launch)");
       if (!o.ok()) throw std::runtime_error(o.message);
@@ -159,7 +169,10 @@ void PerfEngine::prepare() {
     if (reference_) {
       const Config cfg = c->config;
       const HostData* in = &c->timed_inputs;
-      c->expected = std::async(std::launch::async, [this, cfg, in] { return run_reference(task_, cfg, *in, *reference_); });
+      // A Python oracle shares the interpreter (and maybe the GPU) with timed Python
+      // launches: it runs after timing instead.
+      const auto policy = reference_->in_interpreter ? std::launch::deferred : std::launch::async;
+      c->expected = std::async(policy, [this, cfg, in] { return run_reference(task_, cfg, *in, *reference_); });
     }
     configs_.push_back(std::move(c));
   }
@@ -171,10 +184,8 @@ void PerfEngine::warm_up() {
   auto t0 = Clock::now();
   while (elapsed_s(t0) < opt_.warmup_s)
     for (auto& c : configs_)
-      for (int k = 0; k < 2; ++k) {
-        sample_ms(c->a, c->sets[k]);
-        sample_ms(c->b, c->sets[1 - k]);
-      }
+      for (int k = 0; k < 2; ++k)
+        for (Side& s : c->sides) sample_ms(s, c->sets[(k + s.index) % 2]);
 }
 
 double PerfEngine::event_floor_us() {
@@ -191,11 +202,13 @@ double PerfEngine::event_floor_us() {
 }
 
 bool PerfEngine::config_done(ConfigRun& c) {
-  const int rounds = static_cast<int>(std::min(c.a.rounds.size(), c.b.rounds.size()));
-  if (rounds < opt_.min_rounds) return false;
-  SpeedupEstimate e = estimate_speedup(c.a.rounds, c.b.rounds, opt_.seed, 500);
+  size_t rounds = c.a().rounds.size();
+  for (const Side& s : c.sides) rounds = std::min(rounds, s.rounds.size());
+  if (static_cast<int>(rounds) < opt_.min_rounds) return false;
+  // The stopping rule follows the primary comparison; extra references get the same rounds.
+  SpeedupEstimate e = estimate_speedup(c.a().rounds, c.b().rounds, opt_.seed, 500);
   c.half_widths.push_back(e.log_half_width);
-  double m = std::max(median(flatten(c.a.rounds)), median(flatten(c.b.rounds)));
+  double m = std::max(median(flatten(c.a().rounds)), median(flatten(c.b().rounds)));
   return ci_is_tight(e.log_half_width, target_half_width(m)) || ci_has_plateaued(c.half_widths);
 }
 
@@ -212,8 +225,9 @@ std::string PerfEngine::batch_filter() const {
 
 void PerfEngine::run() {
   for (auto& c : configs_)
-    for (Side* s : {&c->a, &c->b}) {
-      const std::string name = c->name + "/" + (s == &c->a ? "baseline" : "candidate");
+    for (Side& side : c->sides) {
+      Side* s = &side;
+      const std::string name = c->name + "/" + (s->index == 0 ? "baseline" : s->index == 1 ? "candidate" : s->lib->role);
       ConfigRun* cr = c.get();
       benchmark::RegisterBenchmark(name.c_str(),
                                    [this, cr, s](benchmark::State& st) {
@@ -272,11 +286,12 @@ json PerfEngine::report() {
                 {"interleaving", "Google Benchmark random interleaving of repetitions (rounds)"}}},
               {"configs", json::array()}};
   std::vector<SpeedupEstimate> estimates;
+  std::map<std::string, std::vector<SpeedupEstimate>> extra_estimates;
   for (auto& c : configs_) {
     json cj = {{"label", c->config.label}, {"params", c->config.describe()}};
     const double bytes = task_.cost_bytes.eval_double(c->config.bindings);
     const double flops = task_.cost_flops.eval_double(c->config.bindings);
-    SpeedupEstimate e = estimate_speedup(c->a.rounds, c->b.rounds, opt_.seed);
+    SpeedupEstimate e = estimate_speedup(c->a().rounds, c->b().rounds, opt_.seed);
     estimates.push_back(e);
     Verdict v = decide(e.ci_low, e.ci_high, opt_.delta);
     cj["speedup"] = e.speedup;
@@ -288,8 +303,8 @@ json PerfEngine::report() {
     cj["verdict"] = verdict_name(v);
     cj["bytes"] = bytes;
     cj["flops"] = flops;
-    for (Side* s : {&c->a, &c->b}) {
-      const bool is_a = s == &c->a;
+    for (Side& side : c->sides) {
+      Side* s = &side;
       Summary sum = summarize(flatten(s->rounds));
       json sj = summary_json(sum);
       const double secs = sum.median / 1e3;
@@ -301,7 +316,7 @@ json PerfEngine::report() {
       sj["fraction_of_peak"] = std::max(bw / device_.peak_bytes_per_s,
                                         task_.cost_compute == "fp32" ? fl / device_.peak_fp32_flops : 0.0);
       sj["samples_ms"] = flatten(s->rounds);
-      const std::string who = is_a ? "baseline" : "candidate";
+      const std::string who = s->index == 0 ? "baseline" : s->index == 1 ? "candidate" : s->lib->role;
       if (bw > opt_.sol_margin * device_.peak_bytes_per_s)
         failures_.push_back(who + " on " + c->config.label + ": median " + std::to_string(sum.median * 1e3) +
                             " us moves " + std::to_string(bytes / 1e9) + " GB at " + std::to_string(bw / 1e9) +
@@ -311,7 +326,19 @@ json PerfEngine::report() {
         failures_.push_back(who + " on " + c->config.label + ": " + std::to_string(fl / 1e12) +
                             " TFLOP/s is above the device's fp32 peak " +
                             std::to_string(device_.peak_fp32_flops / 1e12) + " TFLOP/s: not credible");
-      cj[who] = sj;
+      if (s->index < 2) {
+        cj[who] = sj;
+        continue;
+      }
+      // An extra reference (torch.compile): its own speedup over the candidate, same rounds.
+      SpeedupEstimate x = estimate_speedup(s->rounds, c->b().rounds, opt_.seed);
+      extra_estimates[s->lib->role].push_back(x);
+      sj["name"] = s->lib->role;
+      sj["speedup"] = x.speedup;
+      sj["ci95_low"] = x.ci_low;
+      sj["ci95_high"] = x.ci_high;
+      sj["verdict"] = verdict_name(decide(x.ci_low, x.ci_high, opt_.delta));
+      cj["references"].push_back(sj);
     }
     // Validation after timing: each buffer set holds the outputs of the last timed launch
     // on it (outputs are poisoned before every launch); they must still be right.
@@ -320,20 +347,21 @@ json PerfEngine::report() {
       expected = c->expected.get();
     } else {  // no host oracle: the baseline's outputs on the timed inputs
       const int s = c->sets[0].last_writer == 0 ? 0 : 1;
-      if (c->sets[s].last_writer != 0) sample_ms(c->a, c->sets[s]);
+      if (c->sets[s].last_writer != 0) sample_ms(c->a(), c->sets[s]);
       expected.resize(task_.tensors.size());
       for (size_t i = 0; i < task_.tensors.size(); ++i)
         if (task_.tensors[i].writes()) expected[i] = c->sets[s].view[0]->output_values(i);
     }
-    if (c->sets[0].last_writer != 1 && c->sets[1].last_writer != 1) sample_ms(c->b, c->sets[0]);
+    if (c->sets[0].last_writer != 1 && c->sets[1].last_writer != 1) sample_ms(c->b(), c->sets[0]);
     json checks = json::array();
     for (BufferSet& set : c->sets) {
       const int w = set.last_writer;
-      const std::string who = w == 0 ? "baseline" : "candidate";
-      for (int k = 0; k < 2; ++k)
-        for (const auto& p : set.view[k]->integrity_problems(*stream_))
+      const std::string who = w == 0 ? "baseline" : w == 1 ? "candidate" : c->sides[w].lib->role;
+      for (const auto& view : set.view)
+        for (const auto& p : view->integrity_problems(*stream_))
           failures_.push_back(who + " after timing: " + p + " on " + c->config.label);
       if (w == 0 && !reference_) continue;  // the baseline is the oracle here
+      if (!c->sides[w].lib->writes_outputs) continue;  // a timing-only reference keeps its outputs
       for (size_t i = 0; i < task_.tensors.size(); ++i) {
         const TensorSpec& ts = task_.tensors[i];
         if (!ts.writes()) continue;
@@ -358,6 +386,12 @@ json PerfEngine::report() {
   out["ci95_high"] = all.ci_high;
   out["verdict"] = verdict_name(v);
   out["aggregate"] = "geometric mean over seen configurations; log-space standard errors combined";
+  out["baseline_name"] = baseline_.role;
+  for (const auto& [name, xs] : extra_estimates) {
+    SpeedupEstimate x = combine(xs);
+    out["speedup_vs"][name] = {{"speedup", x.speedup}, {"ci95_low", x.ci_low}, {"ci95_high", x.ci_high},
+                               {"verdict", verdict_name(decide(x.ci_low, x.ci_high, opt_.delta))}};
+  }
   return out;
 }
 

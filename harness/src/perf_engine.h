@@ -33,8 +33,11 @@ struct PerfOptions {
 
 class PerfEngine {
  public:
+  // `extras` are further references timed in the same rounds (torch.compile beside PyTorch
+  // eager); each gets its own speedup over the candidate.
   PerfEngine(const TaskSpec& task, const KernelLibrary& baseline, const KernelLibrary& candidate,
-             const ReferenceLibrary* reference, const arena_device_info& device, PerfOptions opt);
+             const ReferenceLibrary* reference, const arena_device_info& device, PerfOptions opt,
+             std::vector<const KernelLibrary*> extras = {});
   ~PerfEngine();
   // Buffers, first launches, cache and clock warm-up. Throws on a failed first launch.
   void prepare();
@@ -61,6 +64,7 @@ class PerfEngine {
   const KernelLibrary& baseline_;
   const KernelLibrary& candidate_;
   const ReferenceLibrary* reference_;
+  std::vector<const KernelLibrary*> extras_;
   arena_device_info device_;
   PerfOptions opt_;
   std::unique_ptr<Stream> stream_;

@@ -429,6 +429,59 @@ void write_public_spec(const std::filesystem::path& task_file, const std::filesy
   std::filesystem::rename(partial, out);
 }
 
+std::vector<std::string> string_list(const Reader& r, const std::string& key, bool allow_numbers) {
+  std::vector<std::string> out;
+  const json& arr = r.array(key);
+  for (size_t i = 0; i < arr.size(); ++i) {
+    const std::string field = r.at(key) + "[" + std::to_string(i) + "]";
+    if (arr[i].is_string()) out.push_back(arr[i].get<std::string>());
+    else if (allow_numbers && arr[i].is_number()) out.push_back(arr[i].dump());
+    else r.fail_at(field, allow_numbers ? "must be a string (an expression of the params) or a number" : "must be a string");
+  }
+  return out;
+}
+
+TorchBinding read_torch(const Reader& top, const TaskSpec& t) {
+  Reader r(top.file(), top.raw("torch"), "torch");
+  TorchBinding b;
+  b.present = true;
+  if (r.has("init")) b.init = string_list(r, "init", true);
+  b.inputs = string_list(r, "inputs", false);
+  b.outputs = string_list(r, "outputs", false);
+  if (b.outputs.empty()) r.fail_at("torch.outputs", "needs at least one output");
+  if (r.has("state")) {
+    Reader s(top.file(), r.raw("state"), "torch.state");
+    for (const auto& [name, key] : r.raw("state").items()) {
+      if (!key.is_string() || key.get<std::string>().empty())
+        s.fail_at(s.at(name), "must be the model's state_dict key (a non-empty string)");
+      b.state[name] = key.get<std::string>();
+    }
+  }
+  b.oracle = r.str_or("oracle", "float64");
+  if (b.oracle != "float64" && b.oracle != "native") r.fail_at("torch.oracle", "must be \"float64\" or \"native\"");
+  b.compile = r.boolean_or("compile", true);
+  r.reject_unknown();
+  // Every ABI tensor is bound exactly once, with the role its binding implies.
+  std::map<std::string, std::string> bound;  // tensor -> where
+  auto bind = [&](const std::string& name, const std::string& where, bool output) {
+    const TensorSpec* ts = nullptr;
+    for (const auto& x : t.tensors)
+      if (x.name == name) ts = &x;
+    if (!ts) r.fail_at(where, "no tensor named '" + name + "' in tensors");
+    if (bound.count(name)) r.fail_at(where, "tensor '" + name + "' is already bound at " + bound[name]);
+    if (output && ts->role != Role::Output) r.fail_at(where, "tensor '" + name + "' must have role output");
+    if (!output && ts->role != Role::Input) r.fail_at(where, "tensor '" + name + "' must have role input");
+    bound[name] = where;
+  };
+  for (size_t i = 0; i < b.inputs.size(); ++i) bind(b.inputs[i], "torch.inputs[" + std::to_string(i) + "]", false);
+  for (const auto& [name, key] : b.state) bind(name, "torch.state." + name, false);
+  for (size_t i = 0; i < b.outputs.size(); ++i) bind(b.outputs[i], "torch.outputs[" + std::to_string(i) + "]", true);
+  for (const auto& ts : t.tensors)
+    if (!bound.count(ts.name))
+      r.fail("tensor '" + ts.name + "' is not bound (list it in inputs, state or outputs)");
+  return b;
+}
+
 TaskSpec load_task(const std::filesystem::path& file, bool expect_dir_names) {
   json j = parse_file(file);
   const std::string fname = file.string();
@@ -496,6 +549,8 @@ TaskSpec load_task(const std::filesystem::path& file, bool expect_dir_names) {
     }
     configs.reject_unknown();
   }
+  if (top.has("torch")) t.torch = read_torch(top, t);
+  else if (t.suite == "torch2hip") top.fail_at("torch", "missing (a torch2hip task binds its reference model to the ABI)");
   top.reject_unknown();
   return t;
 }

@@ -66,6 +66,19 @@ struct FuzzDomain {
   std::vector<Expr> require;
 };
 
+// torch2hip: how the reference model (reference.py, KernelBench's problem format) maps onto
+// the ABI. Every tensor appears exactly once: as a forward() argument, a model state entry
+// (parameter or buffer, by state_dict key) or a returned output.
+struct TorchBinding {
+  bool present = false;
+  std::vector<std::string> init;     // constructor arguments: Python expressions of the params
+  std::vector<std::string> inputs;   // tensor names, in forward()'s argument order
+  std::vector<std::string> outputs;  // tensor names, in the order forward() returns them
+  std::map<std::string, std::string> state;  // tensor name -> state_dict key
+  std::string oracle = "float64";    // "float64": the model in double precision; "native": in the tensors' dtypes
+  bool compile = true;               // also time torch.compile as a second reference
+};
+
 struct TaskSpec {
   std::filesystem::path file;  // task.json
   std::filesystem::path dir;   // its folder
@@ -80,6 +93,7 @@ struct TaskSpec {
   // (matrix units; no portable peak, so no FLOP speed-of-light check).
   std::string cost_compute = "fp32";
   std::string candidate = "kernel.hip";
+  TorchBinding torch;  // torch2hip only
 
   int num_int_params() const;
   int num_float_params() const;

@@ -292,7 +292,7 @@ std::string test_name(const Config& c) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int arena_correct_main(int argc, char** argv) {
   Gate g;
   try {
     RunnerOptions opt(argc, argv,
@@ -376,3 +376,7 @@ void finish(Gate& g, int rc, double secs) {
 }
 
 }  // namespace
+
+#ifndef ARENA_TOOLS_LIBRARY
+int main(int argc, char** argv) { return arena_correct_main(argc, argv); }
+#endif

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "device.h"
@@ -43,6 +44,13 @@ void print_table(const json& r) {
                 c["speedup"].get<double>(), c["ci95_low"].get<double>(), c["ci95_high"].get<double>(),
                 c["verdict"].get<std::string>().c_str(), c["candidate"]["fraction_of_peak"].get<double>() * 100);
   }
+  for (const auto& c : r["configs"])
+    if (c.contains("references"))
+      for (const auto& x : c["references"])
+        std::printf("%-10s vs %-25s %12.2f %12.2f %9.4f   [%7.4f, %7.4f] %9s\n", c["label"].get<std::string>().c_str(),
+                    x["name"].get<std::string>().c_str(), x["median_ms"].get<double>() * 1e3,
+                    c["candidate"]["median_ms"].get<double>() * 1e3, x["speedup"].get<double>(),
+                    x["ci95_low"].get<double>(), x["ci95_high"].get<double>(), x["verdict"].get<std::string>().c_str());
   std::printf("overall: speedup %.4f, 95%% CI [%.4f, %.4f], %s (event floor %.2f us, %d rounds max)\n\n",
               r["speedup"].get<double>(), r["ci95_low"].get<double>(), r["ci95_high"].get<double>(),
               r["verdict"].get<std::string>().c_str(), r["method"]["event_floor_us"].get<double>(),
@@ -51,14 +59,14 @@ void print_table(const json& r) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int arena_perf_main(int argc, char** argv) {
   json result = {{"gate", "perf"}, {"started", utc_now()}};
   g_result = &result;
   try {
     RunnerOptions opt(argc, argv,
                       {"task", "candidate", "baseline", "reference", "result", "gbench-out", "budget-s",
                        "flush-bytes", "delta", "samples-per-round", "min-rounds", "kernel-timeout-s",
-                       "require-faster"});
+                       "require-faster", "baseline-name", "extra-reference"});
     g_result_path = opt.require("result");
     TaskSpec task = load_task(opt.require("task"));
     result["task"] = task.suite + "/" + task.name;
@@ -71,7 +79,15 @@ int main(int argc, char** argv) {
                 dev.info.peak_bytes_per_s / 1e9, dev.info.peak_fp32_flops / 1e12);
 
     KernelLibrary candidate = KernelLibrary::load(opt.require("candidate"), "candidate");
-    KernelLibrary baseline = KernelLibrary::load(opt.require("baseline"), "baseline");
+    KernelLibrary baseline = KernelLibrary::load(opt.require("baseline"), opt.get("baseline-name", "baseline"));
+    // --extra-reference <name>=<kernel>: a second reference timed in the same rounds.
+    std::optional<KernelLibrary> extra;
+    if (opt.has("extra-reference")) {
+      const std::string v = opt.get("extra-reference");
+      const size_t eq = v.find('=');
+      if (eq == std::string::npos || eq == 0) throw std::invalid_argument("--extra-reference takes <name>=<kernel>");
+      extra = KernelLibrary::load(v.substr(eq + 1), v.substr(0, eq));
+    }
     std::optional<ReferenceLibrary> reference;
     if (opt.has("reference")) reference = ReferenceLibrary::load(opt.get("reference"));
 
@@ -93,7 +109,9 @@ int main(int argc, char** argv) {
     if (benchmark::ReportUnrecognizedArguments(gargc, gargv.data())) return 2;
 
     set_device_lost_handler(on_device_lost);
-    PerfEngine engine(task, baseline, candidate, reference ? &*reference : nullptr, dev.info, po);
+    std::vector<const KernelLibrary*> extras;
+    if (extra) extras.push_back(&*extra);
+    PerfEngine engine(task, baseline, candidate, reference ? &*reference : nullptr, dev.info, po, extras);
     engine.prepare();
     engine.run();
     json r = engine.report();
@@ -121,6 +139,13 @@ int main(int argc, char** argv) {
       print_measurement("candidate_median_us." + l, c["candidate"]["median_ms"].get<double>() * 1e3);
       print_measurement("candidate_fraction_of_peak." + l, c["candidate"]["fraction_of_peak"].get<double>());
     }
+    if (r.contains("speedup_vs"))
+      for (const auto& [name, x] : r["speedup_vs"].items()) {
+        print_measurement("speedup_vs." + name, x["speedup"].get<double>());
+        print_measurement("speedup_vs." + name + ".ci95_low", x["ci95_low"].get<double>());
+        print_measurement("speedup_vs." + name + ".ci95_high", x["ci95_high"].get<double>());
+      }
+    if (opt.has("baseline-name")) print_text_measurement("baseline_name", opt.get("baseline-name"));
     print_measurement("event_floor_us", r["method"]["event_floor_us"].get<double>());
     std::printf("CTEST_FULL_OUTPUT\n");
     benchmark::Shutdown();
@@ -133,3 +158,7 @@ int main(int argc, char** argv) {
     return 1;
   }
 }
+
+#ifndef ARENA_TOOLS_LIBRARY
+int main(int argc, char** argv) { return arena_perf_main(argc, argv); }
+#endif

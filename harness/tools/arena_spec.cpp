@@ -5,6 +5,7 @@
 //   arena-spec manifest <out.cmake> <task.json>...
 //   arena-spec check <task.json>...
 //   arena-spec public <task.json> <out.json>   the spec an agent may see (seen configurations only)
+//   arena-spec skeleton <task.json> <out.hip>  an ABI skeleton for the candidate (torch2hip's start)
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -27,6 +28,33 @@ std::string cmake_quote(const std::string& s) {
   return out + "\"";
 }
 
+// A kernel.hip that compiles and keeps the ABI's rules but computes nothing: its outputs
+// stay poisoned, so it fails correctness until arena_launch is written.
+void write_skeleton(const arena::TaskSpec& t, std::ostream& os) {
+  os << "// " << t.name << ": " << t.description << "\n"
+     << "// ABI skeleton: arena_launch must enqueue, on a->stream, kernels that compute every output.\n"
+     << "// Tensors (device pointers, row-major, contiguous), in task.json order:\n";
+  for (const auto& ts : t.tensors) {
+    std::string shape;
+    for (const auto& e : ts.shape) shape += (shape.empty() ? "" : ", ") + e.text();
+    os << "//   tensors[" << (&ts - &t.tensors[0]) << "] " << ts.name << ": " << arena::dtype_name(ts.dtype) << " ["
+       << shape << "], " << arena::role_name(ts.role) << "\n";
+  }
+  os << "#include <hip/hip_runtime.h>\n#include \"arena/arena_abi.h\"\n\n"
+     << "ARENA_EXPORT int arena_launch(const arena_args* a) {\n";
+  for (size_t i = 0; i < t.tensors.size(); ++i) {
+    const auto& ts = t.tensors[i];
+    os << "  " << (ts.writes() ? "void* " : "const void* ") << ts.name << " = a->tensors[" << i << "];\n";
+  }
+  int ni = 0, nf = 0;
+  for (const auto& p : t.params)
+    os << "  const " << (p.is_int ? "int64_t " : "double ") << p.name << " = "
+       << (p.is_int ? "a->ints[" + std::to_string(ni++) : "a->floats[" + std::to_string(nf++)) << "];\n";
+  for (const auto& ts : t.tensors) os << "  (void)" << ts.name << ";\n";
+  for (const auto& p : t.params) os << "  (void)" << p.name << ";\n";
+  os << "  return 0;\n}\n";
+}
+
 void write_task(std::ostream& os, const arena::TaskSpec& t) {
   const std::string id = t.suite + "/" + t.name;
   const std::string key = "ARENA_TASK_" + t.suite + "__" + t.name;
@@ -37,8 +65,11 @@ void write_task(std::ostream& os, const arena::TaskSpec& t) {
   os << "set(" << key << "_DIR " << cmake_quote(dir.string()) << ")\n";
   os << "set(" << key << "_CATEGORY " << cmake_quote(t.category) << ")\n";
   os << "set(" << key << "_CANDIDATE_FILE " << cmake_quote(t.candidate) << ")\n";
-  os << "set(" << key << "_HAS_REFERENCE " << (fs::exists(dir / "reference.cpp") ? "TRUE" : "FALSE") << ")\n";
+  const bool oracle = fs::exists(dir / "reference.cpp") || (t.torch.present && fs::exists(dir / "reference.py"));
+  os << "set(" << key << "_HAS_REFERENCE " << (oracle ? "TRUE" : "FALSE") << ")\n";
   os << "set(" << key << "_HAS_SOLUTION " << (fs::exists(dir / "solution.hip") ? "TRUE" : "FALSE") << ")\n";
+  os << "set(" << key << "_TORCH " << (t.torch.present ? "TRUE" : "FALSE") << ")\n";
+  os << "set(" << key << "_TORCH_COMPILE " << (t.torch.present && t.torch.compile ? "TRUE" : "FALSE") << ")\n";
   os << "set(" << key << "_NUM_SEEN " << t.seen.size() << ")\n";
   os << "set(" << key << "_NUM_UNSEEN " << t.unseen.size() << ")\n";
   os << "set(" << key << "_NUM_FUZZ " << t.fuzz.count << ")\n";
@@ -50,6 +81,18 @@ int main(int argc, char** argv) {
   if (argc == 4 && std::string(argv[1]) == "public") {
     try {
       arena::write_public_spec(argv[2], argv[3]);
+      return 0;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      return 1;
+    }
+  }
+  if (argc == 4 && std::string(argv[1]) == "skeleton") {
+    try {
+      arena::TaskSpec t = arena::load_task(argv[2]);
+      std::ofstream os(argv[3]);
+      write_skeleton(t, os);
+      if (!os) throw std::runtime_error(std::string("cannot write ") + argv[3]);
       return 0;
     } catch (const std::exception& e) {
       std::fprintf(stderr, "%s\n", e.what());

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Runs arena-correct or arena-perf (from libarena_tools.so) inside this interpreter, so that
+kernels and oracles named "py:<kind>:<mode>:<task folder>" can be Python: PyTorch reference
+models (kind torch) today. They share the runner's process, device context and stream, so
+the runner's inputs, poison, red zones, comparisons, timing and statistics apply unchanged.
+
+    arena_host.py <libarena_tools.so> <arena-correct|arena-perf> [tool options...]
+
+Exit status is the tool's (77: skipped, e.g. no GPU or no PyTorch)."""
+import ctypes
+import os
+import sys
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import arena_abi  # noqa: E402
+
+SKIP = 77
+_alive = []  # ctypes closures handed to C: they must outlive every call
+
+
+def _provider(kind):
+    if kind == "torch":
+        import arena_torch
+        return arena_torch.make
+    raise ValueError(f"unknown Python kernel kind '{kind}' (torch)")
+
+
+def _load(spec, role, out, err, err_len):
+    try:
+        kind, mode, where = spec.decode().split(":", 2)
+        obj = _provider(kind)(mode, where, role.decode())
+        o = out.contents
+        if hasattr(obj, "launch"):
+            f = arena_abi.LAUNCH_FN(obj.launch)
+            _alive.append(f)
+            o.launch = ctypes.cast(f, ctypes.c_void_p).value
+        if hasattr(obj, "reference"):
+            f = arena_abi.REFERENCE_FN(obj.reference)
+            _alive.append(f)
+            o.reference = ctypes.cast(f, ctypes.c_void_p).value
+        o.writes_outputs = 1 if getattr(obj, "writes_outputs", True) else 0
+        _alive.append(obj)
+        return 0
+    except Exception as e:  # the runner reports it with the spec's name
+        msg = f"{type(e).__name__}: {e}".encode()[: err_len - 1]
+        ctypes.memmove(err, msg + b"\0", len(msg) + 1)
+        if os.environ.get("ARENA_PY_TRACEBACK"):
+            traceback.print_exc()
+        return 1
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    lib_path, tool = argv[1], argv[2]
+    if any(a.startswith("py:torch:") for a in argv[3:]):
+        try:
+            import torch  # noqa: F401
+        except ImportError as e:
+            print(f"SKIPPED: this gate needs PyTorch, and {sys.executable} cannot import it ({e})", flush=True)
+            return SKIP
+    try:
+        lib = ctypes.CDLL(lib_path)
+    except OSError as e:
+        print(f"arena_host: cannot load {lib_path}: {e}", file=sys.stderr)
+        return 2
+    loader = arena_abi.LOADER_FN(_load)
+    _alive.append(loader)
+    lib.arena_set_python_loader(loader)
+    args = [tool.encode()] + [a.encode() for a in argv[3:]]
+    c_argv = (ctypes.c_char_p * (len(args) + 1))(*args, None)
+    lib.arena_tool_main.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
+    rc = lib.arena_tool_main(tool.encode(), len(args), c_argv)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    ctypes.CDLL(None).fflush(None)
+    return rc
+
+
+if __name__ == "__main__":
+    # Skip the interpreter's teardown: CUDA and PyTorch exit handlers after the runner has
+    # written its results add nothing but ways to crash.
+    os._exit(main(sys.argv))

@@ -1,0 +1,300 @@
+"""PyTorch reference models (reference.py, KernelBench's problem format) as Python-provided
+kernels and oracles, bound to the ABI by task.json's "torch" section.
+
+Modes (the spec "py:torch:<mode>:<task folder>"):
+  oracle   the model in float64 (or the tensors' own dtypes with "oracle": "native") on the
+           harness's host inputs: the correctness oracle
+  eager    the model in the task's dtypes on the harness's device buffers and stream; it only
+           computes (its outputs are its own, as when PyTorch users call a model): the perf
+           reference
+  eager_out  the same, copying its outputs into the ABI's output buffers: checks that eager
+           PyTorch meets the task's tolerances
+  compile  torch.compile (default mode, static shapes) of the same call: a second perf reference
+"""
+import ctypes
+import importlib.util
+import json
+import math
+import os
+import re
+import sys
+
+import numpy as np
+
+import arena_abi
+
+try:
+    import torch
+except ImportError:  # the host turns this into a skip before anything is loaded
+    torch = None
+
+MODES = ("oracle", "eager", "eager_out", "compile")
+
+
+class ReferenceError(Exception):
+    """A problem with reference.py or its binding, named by file."""
+
+
+def _shape_value(expr, values):
+    """Evaluates a task.json shape expression (integer arithmetic of the int params)."""
+    py = re.sub(r"(?<![/])/(?![/])", "//", expr) if isinstance(expr, str) else str(expr)
+    funcs = {"min": min, "max": max, "ceil_div": lambda a, b: -(-a // b)}
+    return int(eval(py, {"__builtins__": {}}, {**funcs, **values}))  # noqa: S307 (task files are trusted)
+
+
+def _load_module(path):
+    if not os.path.isfile(path):
+        raise ReferenceError(f"{path}: not found")
+    name = "arena_reference_" + re.sub(r"\W", "_", os.path.basename(os.path.dirname(path)))
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:
+        raise ReferenceError(f"{path} does not import: {type(e).__name__}: {e}") from e
+    if not hasattr(module, "Model"):
+        raise ReferenceError(f"{path} defines no class Model")
+    return module
+
+
+class TorchTask:
+    """task.json + reference.py: builds the model for a configuration and binds tensors."""
+
+    def __init__(self, task_dir):
+        self.dir = os.path.abspath(task_dir)
+        self.task_file = os.path.join(self.dir, "task.json")
+        self.ref_file = os.path.join(self.dir, "reference.py")
+        with open(self.task_file) as f:
+            spec = json.load(f)
+        if "torch" not in spec:
+            raise ReferenceError(f"{self.task_file}: no \"torch\" section binding reference.py to the ABI")
+        self.binding = spec["torch"]
+        self.int_names = [p["name"] for p in spec["params"] if p["type"] == "int"]
+        self.float_names = [p["name"] for p in spec["params"] if p["type"] == "float"]
+        self.tensors = spec["tensors"]
+        self.index = {t["name"]: i for i, t in enumerate(self.tensors)}
+        self.module = _load_module(self.ref_file)
+        self._models = {}
+
+    def values(self, ints, floats):
+        v = dict(zip(self.int_names, ints))
+        v.update(zip(self.float_names, floats))
+        return v
+
+    def shape(self, name, values):
+        ints = {k: values[k] for k in self.int_names}
+        return [_shape_value(e, ints) for e in self.tensors[self.index[name]]["shape"]]
+
+    def where(self, values):
+        return " ".join(f"{k}={values[k]}" for k in self.int_names + self.float_names)
+
+    def model(self, values):
+        """The model for one configuration, in eval mode; its state is checked against the binding."""
+        key = tuple(sorted(values.items()))
+        if key in self._models:
+            return self._models[key]
+        for k, v in values.items():  # module-level shape variables, as get_inputs() would see them
+            if hasattr(self.module, k):
+                setattr(self.module, k, v)
+        env = {"__builtins__": {}, "math": math, **values}
+        try:
+            init = [eval(str(e), env) for e in self.binding.get("init", [])]  # noqa: S307
+        except Exception as e:
+            raise ReferenceError(f"{self.task_file}: torch.init: {type(e).__name__}: {e}") from e
+        torch.manual_seed(0)
+        try:
+            m = self.module.Model(*init)
+        except Exception as e:
+            raise ReferenceError(f"{self.ref_file}: Model({', '.join(map(repr, init))}) failed: "
+                                 f"{type(e).__name__}: {e}") from e
+        m.eval()
+        state = m.state_dict()
+        bound = self.binding.get("state", {})
+        unbound = sorted(set(state) - set(bound.values()))
+        if unbound:
+            raise ReferenceError(f"{self.ref_file}: Model state {unbound} is not bound to ABI tensors "
+                                 f"(task.json torch.state)")
+        for name, skey in bound.items():
+            if skey not in state:
+                raise ReferenceError(f"{self.task_file}: torch.state.{name}: the Model has no state entry '{skey}' "
+                                     f"(it has {sorted(state)})")
+            want = self.shape(name, values)
+            if list(state[skey].shape) != want:
+                raise ReferenceError(f"{self.ref_file}: Model state '{skey}' has shape {list(state[skey].shape)}, "
+                                     f"task.json tensor '{name}' has {want} on {self.where(values)}")
+        self._models[key] = m
+        return m
+
+    def run(self, model, tensors, values):
+        """forward() on the bound inputs; returns the outputs as a list checked against the spec."""
+        inputs = [tensors[n] for n in self.binding["inputs"]]
+        with torch.inference_mode():
+            out = model(*inputs)
+        outs = list(out) if isinstance(out, (tuple, list)) else [out]
+        names = self.binding["outputs"]
+        if len(outs) != len(names):
+            raise ReferenceError(f"{self.ref_file}: forward() returned {len(outs)} value(s), task.json binds "
+                                 f"{len(names)} output(s) {names}")
+        for name, o in zip(names, outs):
+            if not isinstance(o, torch.Tensor):
+                raise ReferenceError(f"{self.ref_file}: output '{name}' is a {type(o).__name__}, not a tensor")
+            want = math.prod(self.shape(name, values))
+            if o.numel() != want:
+                raise ReferenceError(f"{self.ref_file}: output '{name}' has shape {list(o.shape)} "
+                                     f"({o.numel()} elements), task.json says {self.shape(name, values)} "
+                                     f"on {self.where(values)}")
+        return outs
+
+
+def bind_state(model, state):
+    """Replaces the model's parameters and buffers by the given tensors (no copies)."""
+    for key, t in state.items():
+        *path, leaf = key.split(".")
+        mod = model.get_submodule(".".join(path)) if path else model
+        if leaf in mod._parameters:
+            mod._parameters[leaf] = torch.nn.Parameter(t, requires_grad=False)
+        else:
+            mod._buffers[leaf] = t
+
+
+class _DevicePointer:
+    """A raw device allocation as a CUDA array (bytes), for torch.as_tensor without a copy."""
+
+    def __init__(self, ptr, nbytes):
+        self.__cuda_array_interface__ = {"shape": (nbytes,), "typestr": "|u1", "data": (ptr, False),
+                                         "version": 3, "strides": None}
+
+
+class Oracle:
+    """The model on host double arrays: float64 (default) or the tensors' dtypes ("native")."""
+
+    def __init__(self, task):
+        self.task = task
+        self.native = task.binding.get("oracle", "float64") == "native"
+        self.device = "cuda" if torch.cuda.is_available() else "cpu"
+
+    def reference(self, args_p):
+        try:
+            a = args_p.contents
+            values = self.task.values(*arena_abi.params_of(a))
+            import copy
+            model = copy.deepcopy(self.task.model(values)).to(self.device)
+            arrays, tensors = {}, {}
+            for i, spec in enumerate(self.task.tensors):
+                arr = np.ctypeslib.as_array(a.tensors[i], shape=(a.numel[i],))
+                arrays[spec["name"]] = arr
+                if spec["role"] == "output":
+                    continue
+                t = torch.from_numpy(arr.copy()).reshape(self.task.shape(spec["name"], values)).to(self.device)
+                if self.native or not t.is_floating_point() or not spec["dtype"].startswith(("f", "bf")):
+                    t = t.to(getattr(torch, arena_abi.DTYPES[spec["dtype"]][0]))
+                tensors[spec["name"]] = t
+            if not self.native:
+                model = model.double()
+            bind_state(model, {n: tensors[n] for n in self.task.binding.get("state", {})})
+            outs = self.task.run(model, tensors, values)
+            for name, o in zip(self.task.binding["outputs"], outs):
+                arrays[name][:] = o.detach().to("cpu", torch.float64).reshape(-1).numpy()
+            return 0
+        except Exception as e:
+            _report("oracle", e)
+            return 1
+
+
+class DeviceModel:
+    """The model on the harness's device buffers and stream (eager, eager_out or compile)."""
+
+    def __init__(self, task, mode):
+        self.task, self.mode = task, mode
+        self.writes_outputs = mode == "eager_out"
+        self._bound = {}     # (config, pointers) -> (model, tensors), at most a few buffer sets
+        self._compiled = {}  # config -> compiled function
+        self._streams = {}
+
+    def _tensor(self, ptr, name, values):
+        spec = self.task.tensors[self.task.index[name]]
+        tname, size = arena_abi.DTYPES[spec["dtype"]]
+        shape = self.task.shape(name, values)
+        nbytes = math.prod(shape) * size
+        if nbytes == 0:
+            return torch.empty(shape, dtype=getattr(torch, tname), device="cuda")
+        raw = torch.as_tensor(_DevicePointer(ptr, nbytes), device="cuda")
+        return raw.view(getattr(torch, tname)).view(shape)
+
+    def _binding(self, a, values):
+        ptrs = tuple(a.tensors[i] for i in range(a.num_tensors))
+        key = (tuple(sorted(values.items())), ptrs)
+        hit = self._bound.get(key)
+        if hit is None:
+            import copy
+            tensors = {s["name"]: self._tensor(p, s["name"], values) for s, p in zip(self.task.tensors, ptrs)}
+            model = copy.deepcopy(self.task.model(values)).to("cuda")
+            state = {n: tensors[n] for n in self.task.binding.get("state", {})}
+            if self.mode == "compile":
+                model = self._compiled_fn(values, model, state)
+            else:
+                bind_state(model, state)
+            if len(self._bound) >= 8:
+                self._bound.pop(next(iter(self._bound)))
+            hit = self._bound[key] = (model, tensors)
+        return hit
+
+    def _compiled_fn(self, values, model, state):
+        """One compiled function per configuration; tensors are its inputs, so new buffers do
+        not recompile it."""
+        cfg = tuple(sorted(values.items()))
+        fn = self._compiled.get(cfg)
+        if fn is None:
+            base = model
+            call = torch.func.functional_call
+
+            def forward(state_dict, *inputs):
+                return call(base, state_dict, inputs)
+
+            fn = self._compiled[cfg] = torch.compile(forward, dynamic=False)
+        return lambda *inputs: fn(state, *inputs)
+
+    def launch(self, args_p):
+        try:
+            a = args_p.contents
+            values = self.task.values(*arena_abi.params_of(a))
+            model, tensors = self._binding(a, values)
+            stream = self._streams.get(a.stream)
+            if stream is None:
+                stream = self._streams[a.stream] = torch.cuda.ExternalStream(a.stream)
+            with torch.cuda.stream(stream):
+                outs = self.task.run(model, tensors, values)
+                if self.writes_outputs:
+                    for name, o in zip(self.task.binding["outputs"], outs):
+                        dst = tensors[name]
+                        if o.dtype != dst.dtype:
+                            raise ReferenceError(f"{self.task.ref_file}: output '{name}' is {o.dtype}, task.json "
+                                                 f"says {self.task.tensors[self.task.index[name]]['dtype']}")
+                        dst.copy_(o.reshape(dst.shape))
+            return 0
+        except Exception as e:
+            _report(self.mode, e)
+            return 1
+
+
+def _report(mode, e):
+    print(f"py:torch:{mode}: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+    if os.environ.get("ARENA_PY_TRACEBACK"):
+        import traceback
+        traceback.print_exc()
+
+
+def make(mode, task_dir, role):
+    if torch is None:
+        raise ReferenceError("PyTorch is not installed for this Python")
+    if mode not in MODES:
+        raise ValueError(f"unknown mode '{mode}' ({', '.join(MODES)})")
+    task = TorchTask(task_dir)
+    if mode == "oracle":
+        return Oracle(task)
+    if not torch.cuda.is_available():
+        raise ReferenceError("PyTorch cannot use a GPU here (torch.cuda.is_available() is False)")
+    # The reference computes at the precision the task's tolerances demand of candidates.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    return DeviceModel(task, mode)
