@@ -48,9 +48,11 @@ def _load_module(path):
     name = "arena_reference_" + re.sub(r"\W", "_", os.path.basename(os.path.dirname(path)))
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # torch.compile looks the model's module up by name
     try:
         spec.loader.exec_module(module)
     except Exception as e:
+        del sys.modules[name]
         raise ReferenceError(f"{path} does not import: {type(e).__name__}: {e}") from e
     if not hasattr(module, "Model"):
         raise ReferenceError(f"{path} defines no class Model")

@@ -47,7 +47,7 @@ PythonObject load_python(const std::string& path, const std::string& role) {
 }
 }  // namespace
 
-extern "C" void arena_set_python_loader(arena_python_loader_fn loader) { g_python_loader = loader; }
+void set_python_loader(arena_python_loader_fn loader) { g_python_loader = loader; }
 
 bool is_python_spec(const std::string& path) { return path.rfind("py:", 0) == 0; }
 

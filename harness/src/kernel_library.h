@@ -45,7 +45,7 @@ struct PythonObject {
 // Returns 0 and fills `out`, or non-zero with a message in err[0..err_len).
 typedef int (*arena_python_loader_fn)(const char* spec, const char* role, PythonObject* out, char* err,
                                       size_t err_len);
-extern "C" void arena_set_python_loader(arena_python_loader_fn loader);
+void set_python_loader(arena_python_loader_fn loader);  // exported by libarena_tools.so
 bool is_python_spec(const std::string& path);
 
 struct KernelLibrary {

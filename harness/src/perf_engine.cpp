@@ -160,6 +160,12 @@ void PerfEngine::prepare() {
       const DeviceTensors& t = *c->sets[s.index % 2].view[s.index];
       LaunchOutcome o = launch_and_wait(*s.lib, t, *stream_, opt_.kernel_timeout_s * 10,
                                         c->config.label + " (first launch)");
+      if (!o.ok() && s.index >= 2 && !o.device_lost()) {
+        // An extra reference that cannot run (torch.compile on an op it does not support)
+        // is reported and left out; it does not fail the candidate.
+        dropped_[s.lib->role] = o.message;
+        continue;
+      }
       if (!o.ok()) throw std::runtime_error(o.message);
       for (const auto& p : t.integrity_problems(*stream_))
         throw std::runtime_error(s.lib->role + ": " + p + " on " + c->config.label + " (first launch)");
@@ -176,6 +182,14 @@ void PerfEngine::prepare() {
     }
     configs_.push_back(std::move(c));
   }
+  // Dropped extras leave every configuration (they sit after baseline and candidate).
+  for (auto& c : configs_)
+    for (size_t k = c->sides.size(); k-- > 2;)
+      if (dropped_.count(c->sides[k].lib->role)) {
+        c->sides.erase(c->sides.begin() + static_cast<std::ptrdiff_t>(k));
+        for (BufferSet& set : c->sets) set.view.erase(set.view.begin() + static_cast<std::ptrdiff_t>(k));
+        for (size_t j = k; j < c->sides.size(); ++j) c->sides[j].index = static_cast<int>(j);
+      }
   warm_up();
   floor_us_ = event_floor_us();
 }
@@ -387,6 +401,7 @@ json PerfEngine::report() {
   out["verdict"] = verdict_name(v);
   out["aggregate"] = "geometric mean over seen configurations; log-space standard errors combined";
   out["baseline_name"] = baseline_.role;
+  for (const auto& [name, why] : dropped_) out["references_dropped"][name] = why;
   for (const auto& [name, xs] : extra_estimates) {
     SpeedupEstimate x = combine(xs);
     out["speedup_vs"][name] = {{"speedup", x.speedup}, {"ci95_low", x.ci_low}, {"ci95_high", x.ci_high},

@@ -3,6 +3,7 @@
 // cache flush, interleaved in random order by Google Benchmark over rounds, until the
 // speedup's 95 % interval is tight, has plateaued, or the time budget ends.
 #pragma once
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -65,6 +66,7 @@ class PerfEngine {
   const KernelLibrary& candidate_;
   const ReferenceLibrary* reference_;
   std::vector<const KernelLibrary*> extras_;
+  std::map<std::string, std::string> dropped_;  // extra references that could not run, and why
   arena_device_info device_;
   PerfOptions opt_;
   std::unique_ptr<Stream> stream_;

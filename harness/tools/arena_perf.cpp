@@ -127,6 +127,9 @@ int arena_perf_main(int argc, char** argv) {
     if (opt.has("gbench-out")) write_json_atomic(opt.get("gbench-out"), engine.gbench_json());
 
     print_table(r);
+    if (r.contains("references_dropped"))
+      for (const auto& [name, why] : r["references_dropped"].items())
+        std::printf("NOTE: reference %s was not timed: %s\n", name.c_str(), why.get<std::string>().c_str());
     for (const auto& f : failures) std::printf("FAILED: %s\n", f.c_str());
     print_measurement("speedup", r["speedup"].get<double>());
     print_measurement("ci95_low", r["ci95_low"].get<double>());

@@ -5,8 +5,14 @@
 #include <cstdio>
 #include <cstring>
 
+#include "kernel_library.h"
+
 int arena_correct_main(int argc, char** argv);
 int arena_perf_main(int argc, char** argv);
+
+extern "C" __attribute__((visibility("default"))) void arena_set_python_loader(arena::arena_python_loader_fn f) {
+  arena::set_python_loader(f);
+}
 
 // argv[0] is the program name shown in messages; returns the tool's exit status (77: skipped).
 extern "C" __attribute__((visibility("default"))) int arena_tool_main(const char* tool, int argc, char** argv) {
