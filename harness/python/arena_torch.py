@@ -112,7 +112,8 @@ class TorchTask:
         m.eval()
         state = m.state_dict()
         bound = self.binding.get("state", {})
-        unbound = sorted(set(state) - set(bound.values()))
+        # BatchNorm's step counter is not used in eval mode and is no tensor a kernel reads.
+        unbound = sorted(k for k in set(state) - set(bound.values()) if not k.endswith("num_batches_tracked"))
         if unbound:
             raise ReferenceError(f"{self.ref_file}: Model state {unbound} is not bound to ABI tensors "
                                  f"(task.json torch.state)")
@@ -126,6 +127,10 @@ class TorchTask:
                                      f"task.json tensor '{name}' has {want} on {self.where(values)}")
         self._models[key] = m
         return m
+
+    def state_of(self, tensors):
+        """The bound tensors keyed by the model's state_dict keys."""
+        return {key: tensors[name] for name, key in self.binding.get("state", {}).items()}
 
     def run(self, model, tensors, values):
         """forward() on the bound inputs; returns the outputs as a list checked against the spec."""
@@ -193,7 +198,7 @@ class Oracle:
                 tensors[spec["name"]] = t
             if not self.native:
                 model = model.double()
-            bind_state(model, {n: tensors[n] for n in self.task.binding.get("state", {})})
+            bind_state(model, self.task.state_of(tensors))
             outs = self.task.run(model, tensors, values)
             for name, o in zip(self.task.binding["outputs"], outs):
                 arrays[name][:] = o.detach().to("cpu", torch.float64).reshape(-1).numpy()
@@ -231,7 +236,7 @@ class DeviceModel:
             import copy
             tensors = {s["name"]: self._tensor(p, s["name"], values) for s, p in zip(self.task.tensors, ptrs)}
             model = copy.deepcopy(self.task.model(values)).to("cuda")
-            state = {n: tensors[n] for n in self.task.binding.get("state", {})}
+            state = self.task.state_of(tensors)
             if self.mode == "compile":
                 model = self._compiled_fn(values, model, state)
             else:
