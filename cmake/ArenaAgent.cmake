@@ -17,7 +17,7 @@ foreach(_v TASK_DIR TASK_ID RUN_DIR AGENT AGENTS_DIR SUITE_PROMPT TIMEOUT_S CAND
     message(FATAL_ERROR "ArenaAgent: -D${_v}=... is required")
   endif()
 endforeach()
-foreach(_v MODEL EFFORT SANDBOX REDO AGENT_SCRIPT USER_COMMAND)
+foreach(_v MODEL EFFORT SANDBOX REDO AGENT_SCRIPT USER_COMMAND START_FILE TORCH PYTHON PY_HOST_DIR TOOLS_LIB)
   if(NOT DEFINED ${_v})
     set(${_v} "")
   endif()
@@ -39,12 +39,41 @@ endif()
 file(REMOVE_RECURSE "${_ws}" "${_tools}" "${_logs}" "${RUN_DIR}/candidate" "${_result}")
 file(MAKE_DIRECTORY "${_ws}" "${_tools}" "${_logs}" "${RUN_DIR}/candidate")
 
-file(COPY "${CORRECT_TOOL}" "${PERF_TOOL}" "${DEVICE_LIB}" "${COMPILE_SCRIPT}" "${KERNELS_DIR}/baseline.so"
-     DESTINATION "${_tools}")
-set(_ref_arg "")
-if(EXISTS "${KERNELS_DIR}/reference.so")
-  file(COPY "${KERNELS_DIR}/reference.so" DESTINATION "${_tools}")
-  set(_ref_arg "--reference \"$T/reference.so\"")
+if(NOT START_FILE)
+  set(START_FILE "${TASK_DIR}/baseline.hip")
+endif()
+file(COPY "${CORRECT_TOOL}" "${PERF_TOOL}" "${DEVICE_LIB}" "${COMPILE_SCRIPT}" DESTINATION "${_tools}")
+if(TORCH)
+  # torch2hip: the runners come as libarena_tools.so, run by the Python host, which serves
+  # the reference model from a copy of the public spec and reference.py in the toolbox.
+  foreach(_v PYTHON PY_HOST_DIR TOOLS_LIB)
+    if(NOT ${_v})
+      message(FATAL_ERROR "ArenaAgent: -D${_v}=... is required for a torch2hip task")
+    endif()
+  endforeach()
+  file(GLOB _py "${PY_HOST_DIR}/*.py")
+  file(COPY ${_py} "${TOOLS_LIB}" DESTINATION "${_tools}")
+  file(COPY "${TASK_DIR}/reference.py" DESTINATION "${_tools}/task")
+  file(COPY "${TASK_DIR}/reference.py" DESTINATION "${_ws}")
+  set(_runner "\"${PYTHON}\" \"$T/arena_host.py\" \"$T/libarena_tools.so\" ")
+  set(_correct "${_runner}arena-correct")
+  set(_perf "${_runner}arena-perf")
+  set(_base_arg "--baseline py:torch:eager:$T/task")
+  set(_ref_arg "--reference py:torch:oracle:$T/task")
+  set(_perf_arg "--baseline-name 'torch eager' --extra-reference torch.compile=py:torch:compile:$T/task")
+  set(_versus "eager PyTorch (and torch.compile)")
+else()
+  file(COPY "${KERNELS_DIR}/baseline.so" DESTINATION "${_tools}")
+  set(_correct "\"$T/arena-correct\"")
+  set(_perf "\"$T/arena-perf\"")
+  set(_base_arg "--baseline \"$T/baseline.so\"")
+  set(_ref_arg "")
+  set(_perf_arg "")
+  set(_versus "the baseline")
+  if(EXISTS "${KERNELS_DIR}/reference.so")
+    file(COPY "${KERNELS_DIR}/reference.so" DESTINATION "${_tools}")
+    set(_ref_arg "--reference \"$T/reference.so\"")
+  endif()
 endif()
 file(COPY "${HARNESS_INCLUDE}/" DESTINATION "${_tools}/include")
 # The same compile command as the gates, with the headers taken from the toolbox (the
@@ -59,19 +88,22 @@ if(NOT _rc EQUAL 0)
   message(FATAL_ERROR "${TASK_ID}: cannot write the public spec: ${_err}")
 endif()
 file(COPY "${TASK_DIR}/README.md" DESTINATION "${_ws}")
-configure_file("${TASK_DIR}/baseline.hip" "${_ws}/${CANDIDATE_FILE}" COPYONLY)
+if(TORCH)
+  file(COPY "${_ws}/task.json" DESTINATION "${_tools}/task")
+endif()
+configure_file("${START_FILE}" "${_ws}/${CANDIDATE_FILE}" COPYONLY)
 file(WRITE "${_ws}/check.sh"
 "#!/bin/sh
 # Self-check: compile ${CANDIDATE_FILE} as the judge does, check it on the seen
-# configurations, and time it against the baseline.
+# configurations, and time it against ${_versus}.
 set -e
 T='${_tools}'
 cd \"$(dirname \"$0\")\"
 mkdir -p .check
 export LD_LIBRARY_PATH=\"$T:$LD_LIBRARY_PATH\"
 cmake -DSOURCE=\"$PWD/${CANDIDATE_FILE}\" -DOUTPUT=\"$PWD/.check/candidate.so\" -DTOOLCHAIN=\"$T/arena_toolchain.cmake\" -DWHAT=candidate -P \"$T/ArenaCompileKernel.cmake\"
-\"$T/arena-correct\" --task task.json --candidate .check/candidate.so --baseline \"$T/baseline.so\" ${_ref_arg} --set seen --trials 2 --result .check/correct.json
-\"$T/arena-perf\" --task task.json --candidate .check/candidate.so --baseline \"$T/baseline.so\" ${_ref_arg} --budget-s 5 --result .check/perf.json
+${_correct} --task task.json --candidate .check/candidate.so ${_base_arg} ${_ref_arg} --set seen --trials 2 --result .check/correct.json
+${_perf} --task task.json --candidate .check/candidate.so ${_base_arg} ${_ref_arg} ${_perf_arg} --budget-s 5 --result .check/perf.json
 ")
 
 # --- the prompt ----------------------------------------------------------------------

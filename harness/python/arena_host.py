@@ -55,7 +55,10 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     lib_path, tool = argv[1], argv[2]
-    if any(a.startswith("py:torch:") for a in argv[3:]):
+    # PyTorch loads before the runners so that one CUDA runtime serves both; without GPU
+    # device nodes the runner skips before any Python kernel is loaded, and the import is spared.
+    has_gpu = any(os.path.exists(p) for p in ("/dev/nvidiactl", "/dev/kfd"))
+    if has_gpu and any(a.startswith("py:torch:") for a in argv[3:]):
         try:
             import torch  # noqa: F401
         except ImportError as e:

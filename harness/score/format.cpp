@@ -27,6 +27,16 @@ std::string fmt_speedup(const json& t) {
   std::string s = fmt_num(t["speedup"]);
   if (t.value("ci95_low", json()).is_number() && t.value("ci95_high", json()).is_number())
     s += " [" + fmt_num(t["ci95_low"]) + ", " + fmt_num(t["ci95_high"]) + "]";
+  // Which reference the speedup is over, where it is not the task's baseline kernel.
+  const std::string ref = t.value("reference", "baseline");
+  if (ref != "baseline") s += " vs " + ref;
+  if (t.contains("speedup_vs") && t["speedup_vs"].is_object())
+    for (const auto& [name, x] : t["speedup_vs"].items()) {
+      if (!x.value("speedup", json()).is_number()) continue;
+      s += "; vs " + name + " " + fmt_num(x["speedup"]);
+      if (x.value("ci95_low", json()).is_number() && x.value("ci95_high", json()).is_number())
+        s += " [" + fmt_num(x["ci95_low"]) + ", " + fmt_num(x["ci95_high"]) + "]";
+    }
   return s;
 }
 

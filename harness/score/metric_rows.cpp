@@ -28,6 +28,15 @@ const std::vector<MetricRow>& metric_rows() {
        [](const json& m) { return count_of(m, "correct", "correct_rate"); }},
       {"geomean speedup, correct tasks only", [](const json& m) { return fmt_num(m["geomean_speedup_correct"]); }},
       {"geomean speedup, all tasks (not correct = 1.0)", [](const json& m) { return fmt_num(m["geomean_speedup_all"]); }},
+      {"geomean speedup over further references, correct tasks that timed them",
+       [](const json& m) {
+         std::string s;
+         if (m.contains("geomean_speedup_vs"))
+           for (const auto& [name, x] : m["geomean_speedup_vs"].items())
+             s += (s.empty() ? "" : "; ") + name + ": " + fmt_num(x["geomean"]) + " (" +
+                  std::to_string(x.value("tasks", 0)) + " tasks)";
+         return s.empty() ? std::string("-") : s;
+       }},
       {"fast_1.0 (correct, verdict FASTER)", [](const json& m) { return fmt_pct(m["fast_p"]["1.0"]); }},
       {"fast_1.5 (correct, speedup > 1.5)", [](const json& m) { return fmt_pct(m["fast_p"]["1.5"]); }},
       {"fast_2.0 (correct, speedup > 2.0)", [](const json& m) { return fmt_pct(m["fast_p"]["2.0"]); }},

@@ -48,6 +48,12 @@ Metrics compute_metrics(const std::vector<const TaskScore*>& tasks) {
       m.faster += t->verdict == "FASTER";
       log_sum_correct += std::log(t->speedup);
       log_sum_all += std::log(t->speedup);
+      for (const auto& [name, x] : t->speedup_vs)
+        if (std::isfinite(x.speedup) && x.speedup > 0) {
+          auto& [log_sum, count] = m.geomean_speedup_vs[name];
+          log_sum += std::log(x.speedup);
+          ++count;
+        }
       for (size_t i = 0; i < kFastP.size(); ++i)
         fast[i] += kFastP[i] == 1.0 ? t->verdict == "FASTER" && t->speedup > 1.0 : t->speedup > kFastP[i];
     }
@@ -57,6 +63,7 @@ Metrics compute_metrics(const std::vector<const TaskScore*>& tasks) {
   m.p_unseen_given_seen = m.correct_seen ? static_cast<double>(m.correct_both) / m.correct_seen : kNaN;
   m.geomean_speedup_correct = m.correct ? std::exp(log_sum_correct / m.correct) : kNaN;
   m.geomean_speedup_all = m.tasks ? std::exp(log_sum_all / n) : kNaN;
+  for (auto& [name, x] : m.geomean_speedup_vs) x.first = std::exp(x.first / x.second);
   if (m.tasks) {
     m.compile_rate = m.compiled / n;
     m.correct_seen_rate = m.correct_seen / n;
@@ -70,6 +77,8 @@ Metrics compute_metrics(const std::vector<const TaskScore*>& tasks) {
 }
 
 json metrics_to_json(const Metrics& m) {
+  json vs = json::object();
+  for (const auto& [name, x] : m.geomean_speedup_vs) vs[name] = {{"geomean", finite_or_null(x.first)}, {"tasks", x.second}};
   json fast = json::object();
   for (size_t i = 0; i < kFastP.size(); ++i) {
     char key[16];
@@ -100,6 +109,7 @@ json metrics_to_json(const Metrics& m) {
           {"geomean_speedup_correct", finite_or_null(m.geomean_speedup_correct)},
           {"geomean_speedup_all", finite_or_null(m.geomean_speedup_all)},
           {"fast_p", fast},
+          {"geomean_speedup_vs", vs},
           {"aka_score_mean", m.aka_score_mean}};
 }
 

@@ -1,7 +1,9 @@
 // Suite and overall metrics over task scores. Every task stays in every denominator
 // (failed, crashed, timed-out, not-run and unjudged ones included).
 #pragma once
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -25,6 +27,8 @@ struct Metrics {
   double generalization_gap = 0;    // correct_seen_rate - correct_unseen_rate
   double geomean_speedup_correct;   // over correct tasks only; NaN when none
   double geomean_speedup_all;       // over all tasks, a task that is not correct counts as 1.0
+  // Over correct tasks that timed a further reference (torch.compile): name -> (geomean, tasks).
+  std::map<std::string, std::pair<double, int>> geomean_speedup_vs;
   std::vector<double> fast_p;       // per kFastP: share of all tasks correct with speedup > p (p=1: verdict FASTER)
   double aka_score_mean = 0;        // mean AgentKernelArena points over all tasks
 };

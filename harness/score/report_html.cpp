@@ -116,6 +116,12 @@ void tasks_section(std::ostringstream& h, const json& s) {
       << (counts ? num_attr(t["speedup"]) : "") << "\">" << esc(fmt_num(t["speedup"]));
     if (t["ci95_low"].is_number() && t["ci95_high"].is_number())
       h << "<div class=\"ci\">[" << fmt_num(t["ci95_low"]) << ", " << fmt_num(t["ci95_high"]) << "]</div>";
+    if (t.value("reference", "baseline") != "baseline" && t["speedup"].is_number())
+      h << "<div class=\"ci\">vs " << esc(t["reference"].get<std::string>()) << "</div>";
+    if (t.contains("speedup_vs") && t["speedup_vs"].is_object())
+      for (const auto& [name, x] : t["speedup_vs"].items())
+        if (x.value("speedup", json()).is_number())
+          h << "<div class=\"ci\">vs " << esc(name) << " " << fmt_num(x["speedup"]) << "</div>";
     if (!counts && t["speedup"].is_number()) h << "<div class=\"ci\">does not count</div>";
     h << "</td>";
     const std::string verdict = t["verdict"].is_string() ? t["verdict"].get<std::string>() : "";

@@ -18,6 +18,10 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const char* const kSlowerPrefix = "candidate is slower on ";
 
 
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
 double measured(const GateResult& g, const std::string& name) {
   auto it = g.record.numbers.find(name);
   return it == g.record.numbers.end() ? kNaN : it->second;
@@ -49,6 +53,10 @@ void read_perf(const GateResult& g, TaskScore& t) {
     t.ci_low = number_or_nan(j, "ci95_low");
     t.ci_high = number_or_nan(j, "ci95_high");
     t.verdict = j.value("verdict", "");
+    t.reference = j.value("baseline_name", "baseline");
+    if (j.contains("speedup_vs") && j["speedup_vs"].is_object())
+      for (const auto& [name, x] : j["speedup_vs"].items())
+        t.speedup_vs[name] = {number_or_nan(x, "speedup"), number_or_nan(x, "ci95_low"), number_or_nan(x, "ci95_high")};
     if (j.contains("device") && j["device"].is_object()) t.device = j["device"].value("name", "");
     if (j.contains("configs") && j["configs"].is_array())
       for (const auto& c : j["configs"]) {
@@ -69,6 +77,12 @@ void read_perf(const GateResult& g, TaskScore& t) {
     t.ci_high = measured(g, "ci95_high");
     auto v = g.record.texts.find("verdict");
     if (v != g.record.texts.end()) t.verdict = v->second;
+    auto r = g.record.texts.find("baseline_name");
+    if (r != g.record.texts.end()) t.reference = r->second;
+    const std::string vs = "speedup_vs.";
+    for (const auto& [name, value] : g.record.numbers)
+      if (name.rfind(vs, 0) == 0 && !ends_with(name, ".ci95_low") && !ends_with(name, ".ci95_high"))
+        t.speedup_vs[name.substr(vs.size())] = {value, measured(g, name + ".ci95_low"), measured(g, name + ".ci95_high")};
     const std::string prefix = "speedup.";
     for (const auto& [name, value] : g.record.numbers)
       if (name.rfind(prefix, 0) == 0) {
@@ -288,6 +302,10 @@ json task_to_json(const TaskScore& t) {
                        {"ci95_high", finite_or_null(c.ci_high)}, {"fraction_of_peak", finite_or_null(c.fraction_of_peak)},
                        {"baseline_median_us", finite_or_null(c.baseline_us)},
                        {"candidate_median_us", finite_or_null(c.candidate_us)}});
+  json speedup_vs = json::object();
+  for (const auto& [name, x] : t.speedup_vs)
+    speedup_vs[name] = {{"speedup", finite_or_null(x.speedup)}, {"ci95_low", finite_or_null(x.ci_low)},
+                        {"ci95_high", finite_or_null(x.ci_high)}};
   json j = {{"id", t.id},
             {"suite", t.suite},
             {"task", t.task},
@@ -303,6 +321,8 @@ json task_to_json(const TaskScore& t) {
             {"ci95_low", finite_or_null(t.ci_low)},
             {"ci95_high", finite_or_null(t.ci_high)},
             {"verdict", t.verdict.empty() ? json(nullptr) : json(t.verdict)},
+            {"reference", t.reference},
+            {"speedup_vs", speedup_vs},
             {"fraction_of_peak", finite_or_null(t.fraction_of_peak)},
             {"device", t.device.empty() ? json(nullptr) : json(t.device)},
             {"aka_score", t.aka_score},

@@ -18,6 +18,11 @@ struct PerfConfig {
   double fraction_of_peak, baseline_us, candidate_us;
 };
 
+// The candidate against a second reference timed in the same rounds (torch.compile).
+struct SpeedupVs {
+  double speedup, ci_low, ci_high;  // NaN where unknown
+};
+
 struct GateView {
   Outcome outcome = Outcome::missing;
   std::string detail;
@@ -40,6 +45,8 @@ struct TaskScore {
   std::string unjudged_reason;
   double speedup, ci_low, ci_high;  // NaN unless the perf gate measured it
   std::string verdict;              // FASTER, SLOWER, SAME, AMBIGUOUS or ""
+  std::string reference = "baseline";            // what the speedup is over ("torch eager" for torch2hip)
+  std::map<std::string, SpeedupVs> speedup_vs;   // further references, by name
   double fraction_of_peak;          // lowest candidate fraction of peak over the perf configurations
   std::string device;
   std::vector<PerfConfig> configs;

@@ -82,3 +82,19 @@ TEST(Metrics, NoTasksOrNoCorrectTask) {
   EXPECT_TRUE(j["p_unseen_given_seen"].is_null());
   EXPECT_EQ(j["fast_p"]["1.5"], 0.0);
 }
+
+TEST(Metrics, GeomeanOverFurtherReferencesUsesCorrectTasksThatTimedThem) {
+  TaskScore a = task(true, true, true, 2.0, "FASTER");
+  a.speedup_vs["torch.compile"] = {0.5, NAN, NAN};
+  TaskScore b = task(true, true, true, 3.0, "FASTER");
+  b.speedup_vs["torch.compile"] = {2.0, NAN, NAN};
+  TaskScore c = task(true, true, true, 1.5, "FASTER");  // timed no further reference
+  TaskScore wrong = task(true, true, false, 4.0, "FASTER");
+  wrong.speedup_vs["torch.compile"] = {8.0, NAN, NAN};  // not correct: left out
+  Metrics m = compute_metrics({&a, &b, &c, &wrong});
+  ASSERT_EQ(m.geomean_speedup_vs.count("torch.compile"), 1u);
+  EXPECT_NEAR(m.geomean_speedup_vs["torch.compile"].first, 1.0, 1e-12);
+  EXPECT_EQ(m.geomean_speedup_vs["torch.compile"].second, 2);
+  EXPECT_EQ(metrics_to_json(m)["geomean_speedup_vs"]["torch.compile"]["tasks"], 2);
+}
+

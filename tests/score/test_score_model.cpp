@@ -189,3 +189,38 @@ TEST(ScoreModel, AgentStatusAndJson) {
   EXPECT_EQ(t.notes[0], "agent: failed after 42 s; the gates judged what it left");
   EXPECT_TRUE(t.correct);  // judged on what it left
 }
+
+TEST(ScoreModel, SpeedupsOverEachReferenceFromJsonAndFromMeasurements) {
+  json perf = perf_json(2.0, 1.9, 2.1, "FASTER");
+  perf["baseline_name"] = "torch eager";
+  perf["speedup_vs"] = {{"torch.compile", {{"speedup", 1.25}, {"ci95_low", 1.2}, {"ci95_high", 1.3}}}};
+  TaskScore t = all_passed(perf).score();
+  EXPECT_EQ(t.reference, "torch eager");
+  ASSERT_EQ(t.speedup_vs.count("torch.compile"), 1u);
+  EXPECT_DOUBLE_EQ(t.speedup_vs["torch.compile"].speedup, 1.25);
+  EXPECT_DOUBLE_EQ(t.speedup_vs["torch.compile"].ci_high, 1.3);
+  json j = task_to_json(t);
+  EXPECT_EQ(j["reference"], "torch eager");
+  EXPECT_DOUBLE_EQ(j["speedup_vs"]["torch.compile"]["ci95_low"].get<double>(), 1.2);
+
+  // Without a result file: the gate's printed measurements.
+  Gates m = all_passed(nullptr);
+  m.g["perf"].record.numbers = {{"speedup", 3.0},
+                                {"ci95_low", 2.9},
+                                {"ci95_high", 3.1},
+                                {"speedup_vs.torch.compile", 0.8},
+                                {"speedup_vs.torch.compile.ci95_low", 0.7},
+                                {"speedup_vs.torch.compile.ci95_high", 0.9}};
+  m.g["perf"].record.texts = {{"verdict", "FASTER"}, {"baseline_name", "torch eager"}};
+  TaskScore u = m.score();
+  EXPECT_EQ(u.reference, "torch eager");
+  ASSERT_EQ(u.speedup_vs.size(), 1u);
+  EXPECT_DOUBLE_EQ(u.speedup_vs["torch.compile"].speedup, 0.8);
+  EXPECT_DOUBLE_EQ(u.speedup_vs["torch.compile"].ci_low, 0.7);
+
+  // A plain hip2hip perf result is over the baseline and has no further references.
+  TaskScore plain = all_passed(perf_json(1.5, 1.4, 1.6, "FASTER")).score();
+  EXPECT_EQ(plain.reference, "baseline");
+  EXPECT_TRUE(plain.speedup_vs.empty());
+}
+

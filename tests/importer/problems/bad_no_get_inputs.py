@@ -1,0 +1,15 @@
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x * 2.0
+
+
+batch_size = 16
+dim = 64
+
+
+def get_init_inputs():
+    return []
