@@ -9,7 +9,20 @@ set(timeout 120)
 set(sandbox OFF)
 set(script "${SOURCE_DIR}/tests/agents/scripts/${CASE}.sh")
 set(agent command)
-if(CASE STREQUAL "child_outlives_timeout")
+set(task_id hip2hip/gelu_f16)
+set(suite_prompt "${SOURCE_DIR}/suites/hip2hip/prompt.md")
+set(torch_args "")
+if(CASE STREQUAL "torch_workspace")
+  # torch2hip: reference.py and the ABI skeleton in the workspace, the self-check through
+  # the Python host (the SANDBOX setting comes from the test: on where bwrap exists).
+  set(task_id torch2hip/swish_residual_f32)
+  set(task "${SOURCE_DIR}/tasks/${task_id}")
+  set(suite_prompt "${SOURCE_DIR}/suites/torch2hip/prompt.md")
+  set(sandbox ${TORCH_SANDBOX})
+  set(torch_args "-DTORCH=TRUE" "-DSTART_FILE=${TORCH_KERNELS_DIR}/skeleton.hip" "-DPYTHON=${PYTHON}"
+                 "-DPY_HOST_DIR=${SOURCE_DIR}/harness/python" "-DTOOLS_LIB=${TOOLS_LIB}")
+  set(KERNELS_DIR "${TORCH_KERNELS_DIR}")
+elseif(CASE STREQUAL "child_outlives_timeout")
   set(timeout 3)
 elseif(CASE STREQUAL "probe_hidden_paths")
   set(sandbox ON)
@@ -25,8 +38,8 @@ endif()
 
 function(run_driver)
   execute_process(
-    COMMAND "${CMAKE_COMMAND}" "-DTASK_DIR=${task}" -DTASK_ID=hip2hip/gelu_f16 "-DRUN_DIR=${run}" "-DAGENT=${agent}"
-            "-DAGENTS_DIR=${SOURCE_DIR}/agents" "-DSUITE_PROMPT=${SOURCE_DIR}/suites/hip2hip/prompt.md"
+    COMMAND "${CMAKE_COMMAND}" "-DTASK_DIR=${task}" "-DTASK_ID=${task_id}" "-DRUN_DIR=${run}" "-DAGENT=${agent}"
+            "-DAGENTS_DIR=${SOURCE_DIR}/agents" "-DSUITE_PROMPT=${suite_prompt}" ${torch_args}
             "-DTIMEOUT_S=${timeout}" -DCANDIDATE_FILE=kernel.hip "-DKERNELS_DIR=${KERNELS_DIR}"
             "-DTOOLCHAIN=${TOOLCHAIN}" "-DCOMPILE_SCRIPT=${SOURCE_DIR}/cmake/ArenaCompileKernel.cmake"
             "-DHARNESS_INCLUDE=${SOURCE_DIR}/harness/include" "-DSPEC_TOOL=${SPEC_TOOL}"
@@ -53,10 +66,12 @@ file(READ "${run}/agent.json" result)
 string(JSON status GET "${result}" status)
 string(JSON changed GET "${result}" candidate_changed)
 string(JSON ignored GET "${result}" ignored_changes)
-file(READ "${task}/baseline.hip" baseline_src)
+if(EXISTS "${task}/baseline.hip")
+  file(READ "${task}/baseline.hip" baseline_src)
+endif()
 file(READ "${run}/candidate/kernel.hip" candidate_src)
 file(READ "${run}/workspace/prompt.md" prompt)
-expect("a rendered prompt naming the task and the self-check" prompt MATCHES "hip2hip/gelu_f16" AND prompt MATCHES "check.sh")
+expect("a rendered prompt naming the task and the self-check" prompt MATCHES "${task_id}" AND prompt MATCHES "check.sh")
 expect("no placeholder left in the prompt" NOT prompt MATCHES "@[A-Z_]+@")
 file(READ "${run}/workspace/task.json" public_spec)
 expect("a public spec without unseen configurations" NOT public_spec MATCHES "unseen" AND NOT public_spec MATCHES "fuzz")
@@ -109,6 +124,29 @@ elseif(CASE STREQUAL "probe_hidden_paths")
   # 0 on a GPU machine; 77 (correctness gate skipped) without a GPU, after the compile step.
   expect("the self-check to compile inside the sandbox (exit ${check_rc}):\n${check_log}"
          check_log MATCHES "compiled in" AND check_rc MATCHES "^(0|77)$")
+elseif(CASE STREQUAL "torch_workspace")
+  file(READ "${run}/workspace/listing.txt" listing)
+  file(READ "${TORCH_KERNELS_DIR}/skeleton.hip" skeleton)
+  expect("reference.py in the workspace (got ${listing})" listing MATCHES "reference.py")
+  expect("the candidate to start as the ABI skeleton" candidate_src STREQUAL skeleton)
+  expect("the binding in the public spec" public_spec MATCHES "\"torch\"")
+  expect("a prompt about translating reference.py" prompt MATCHES "reference.py" AND prompt MATCHES "torch.compile")
+  foreach(f libarena_tools.so arena_host.py arena_torch.py task/reference.py task/task.json)
+    expect("${f} in the toolbox" EXISTS "${run}/tools/${f}")
+  endforeach()
+  file(READ "${run}/tools/task/task.json" tool_spec)
+  expect("only the public spec in the toolbox" NOT tool_spec MATCHES "unseen")
+  file(READ "${run}/workspace/check.sh" check)
+  expect("a self-check against eager PyTorch and torch.compile"
+         check MATCHES "arena_host.py" AND check MATCHES "py:torch:oracle:" AND check MATCHES "torch.compile=py:torch:compile:")
+  file(READ "${run}/workspace/check.log" check_log)
+  file(READ "${run}/workspace/check.rc" check_rc)
+  string(STRIP "${check_rc}" check_rc)
+  # The skeleton compiles; then, without a GPU, the correctness step skips (77); with one, it
+  # fails on the outputs the skeleton never writes.
+  expect("the self-check to compile the skeleton, then skip without a GPU or fail on its outputs (exit ${check_rc}):\n${check_log}"
+         check_log MATCHES "compiled in" AND ((check_rc STREQUAL "77" AND check_log MATCHES "needs a GPU") OR
+                                              (check_rc STREQUAL "1" AND check_log MATCHES "mismatched")))
 elseif(CASE MATCHES "^(claude_code|codex)$")
   # Offline here: the real CLI starts, fails to reach its service, and that is recorded.
   expect("a recorded failure (got ${status})" status STREQUAL "failed" OR status STREQUAL "timed_out")

@@ -2,8 +2,11 @@
 # What can be checked of a task without a GPU, fast, one task at a time while writing it:
 # the spec loads (arena-spec check), baseline.hip and solution.hip compile with the build's
 # kernel command for every configured platform and pass the ABI symbol checks, and
-# reference.cpp compiles warning-free. Needs configured build trees (tests/run.sh makes
-# build/test-nvidia and build/test-amd).
+# reference.cpp compiles warning-free. torch2hip tasks: the generated ABI skeleton and
+# solution.hip compile, and, with a Python that has PyTorch (ARENA_PYTHON, else
+# /usr/bin/python3), reference.py builds its model for every configuration with its state
+# bound as task.json says. Needs configured build trees (tests/run.sh makes build/test-nvidia
+# and build/test-amd).
 #
 #   tests/tasks/check_sources.sh tasks/hip2hip/<task> [more task folders]
 set -uo pipefail
@@ -22,18 +25,52 @@ for dir in "$@"; do
   name=$(basename "$dir")
   problems=()
   "$spec_tool" check "$dir/task.json" >"$tmp/spec.log" 2>&1 || problems+=("spec: $(cat "$tmp/spec.log")")
+  torch=0
+  grep -q '"torch"' "$dir/task.json" && torch=1
+  kinds="baseline solution"
+  if [ $torch = 1 ]; then
+    kinds="skeleton solution"
+    "$spec_tool" skeleton "$dir/task.json" "$tmp/skeleton.hip" >"$tmp/spec.log" 2>&1 || problems+=("skeleton: $(cat "$tmp/spec.log")")
+  fi
   for platform in nvidia amd; do
     tc="$root/build/test-$platform/arena_toolchain.cmake"
     [ -f "$tc" ] || continue
-    for kind in baseline solution; do
-      cmake -DSOURCE="$dir/$kind.hip" -DOUTPUT="$tmp/$platform-$kind.so" -DTOOLCHAIN="$tc" -DWHAT="$name $kind ($platform)" \
+    for kind in $kinds; do
+      src="$dir/$kind.hip"
+      [ $kind = skeleton ] && src="$tmp/skeleton.hip"
+      cmake -DSOURCE="$src" -DOUTPUT="$tmp/$platform-$kind.so" -DTOOLCHAIN="$tc" -DWHAT="$name $kind ($platform)" \
         -P "$root/cmake/ArenaCompileKernel.cmake" >"$tmp/compile.log" 2>&1 ||
         problems+=("$platform $kind: $(grep -v '^$' "$tmp/compile.log" | head -30)")
     done
   done
-  g++ -std=c++17 -O2 -Wall -Wextra -Werror -shared -fPIC -I"$root/harness/include" "$dir/reference.cpp" \
-    -o "$tmp/reference.so" >"$tmp/ref.log" 2>&1 || problems+=("reference.cpp: $(head -30 "$tmp/ref.log")")
-  for f in README.md baseline.hip solution.hip reference.cpp task.json; do
+  if [ $torch = 1 ]; then
+    files="README.md solution.hip reference.py task.json"
+    py=""
+    for p in "${ARENA_PYTHON:-}" /usr/bin/python3 python3; do
+      [ -n "$p" ] && "$p" -c "import torch" 2>/dev/null && { py=$p; break; }
+    done
+    if [ -n "$py" ]; then
+      "$py" -c "
+import json, sys
+sys.path.insert(0, '$root/harness/python')
+import arena_torch
+t = arena_torch.TorchTask('$dir')
+spec = json.load(open('$dir/task.json'))
+params = {p['name']: p for p in spec['params']}
+for c in spec['configs']['seen'] + spec['configs'].get('unseen', []):
+    ints = [c[n] for n in t.int_names]
+    floats = [c.get(n, params[n].get('default')) for n in t.float_names]
+    t.model(t.values(ints, floats))
+" >"$tmp/ref.log" 2>&1 || problems+=("reference.py: $(tail -5 "$tmp/ref.log")")
+    else
+      echo "      (no Python with PyTorch here: reference.py not checked)"
+    fi
+  else
+    files="README.md baseline.hip solution.hip reference.cpp task.json"
+    g++ -std=c++17 -O2 -Wall -Wextra -Werror -shared -fPIC -I"$root/harness/include" "$dir/reference.cpp" \
+      -o "$tmp/reference.so" >"$tmp/ref.log" 2>&1 || problems+=("reference.cpp: $(head -30 "$tmp/ref.log")")
+  fi
+  for f in $files; do
     [ -f "$dir/$f" ] || problems+=("missing $f")
   done
   if [ ${#problems[@]} -eq 0 ]; then
