@@ -112,11 +112,6 @@ class TorchTask:
         m.eval()
         state = m.state_dict()
         bound = self.binding.get("state", {})
-        # BatchNorm's step counter is not used in eval mode and is no tensor a kernel reads.
-        unbound = sorted(k for k in set(state) - set(bound.values()) if not k.endswith("num_batches_tracked"))
-        if unbound:
-            raise ReferenceError(f"{self.ref_file}: Model state {unbound} is not bound to ABI tensors "
-                                 f"(task.json torch.state)")
         for name, skey in bound.items():
             if skey not in state:
                 raise ReferenceError(f"{self.task_file}: torch.state.{name}: the Model has no state entry '{skey}' "
@@ -125,6 +120,11 @@ class TorchTask:
             if list(state[skey].shape) != want:
                 raise ReferenceError(f"{self.ref_file}: Model state '{skey}' has shape {list(state[skey].shape)}, "
                                      f"task.json tensor '{name}' has {want} on {self.where(values)}")
+        # BatchNorm's step counter is not used in eval mode and is no tensor a kernel reads.
+        unbound = sorted(k for k in set(state) - set(bound.values()) if not k.endswith("num_batches_tracked"))
+        if unbound:
+            raise ReferenceError(f"{self.ref_file}: Model state {unbound} is not bound to ABI tensors "
+                                 f"(task.json torch.state)")
         self._models[key] = m
         return m
 

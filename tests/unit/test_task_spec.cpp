@@ -41,7 +41,9 @@ fs::path write_spec(const std::string& text, const std::string& folder = "hip2hi
 // The message of the SpecError that loading `spec` raises ("" if it loads).
 std::string error_of(const json& spec) {
   try {
-    load_task(write_spec(spec.dump(2)));
+    // In a folder of the spec's own suite, so suite-specific rules (torch2hip's) apply.
+    const std::string suite = spec.value("suite", "hip2hip") == "torch2hip" ? "torch2hip" : "hip2hip";
+    load_task(write_spec(spec.dump(2), suite + "/demo"));
   } catch (const SpecError& e) {
     return e.what();
   }
@@ -309,4 +311,66 @@ TEST(TaskSpec, FuzzDrawsWithOffsetNormalInputs) {
   s["tensors"][0]["dist"] = {{"kind", "normal"}, {"mean", 3}, {"std", 2}};
   TaskSpec t = load_task(write_spec(s.dump(2)));
   EXPECT_EQ(generate_fuzz_configs(t, 11).size(), 5u);
+}
+
+namespace {
+
+// torch2hip: the binding of the reference model to the ABI.
+json torch_spec() {
+  json s = good_spec();
+  s["suite"] = "torch2hip";
+  s["tensors"].insert(s["tensors"].begin() + 1,
+                      json::parse(R"({"name": "w", "dtype": "f32", "shape": ["N"], "role": "input",
+                                      "dist": {"kind": "normal", "std": 1}})"));
+  s["torch"] = json::parse(R"({"init": ["N", "eps", 2], "inputs": ["x"], "state": {"w": "scale.weight"},
+                               "outputs": ["y"]})");
+  return s;
+}
+
+}  // namespace
+
+TEST(TaskSpec, TorchBindingLoads) {
+  TaskSpec t = load_task(write_spec(torch_spec().dump(), "torch2hip/demo"));
+  ASSERT_TRUE(t.torch.present);
+  EXPECT_EQ(t.torch.init, (std::vector<std::string>{"N", "eps", "2"}));
+  EXPECT_EQ(t.torch.state.at("w"), "scale.weight");
+  EXPECT_EQ(t.torch.oracle, "float64");
+  EXPECT_TRUE(t.torch.compile);
+  EXPECT_FALSE(load_task(write_spec(good_spec().dump())).torch.present);
+}
+
+TEST(TaskSpec, TorchBindingErrorsNameTheField) {
+  json s = torch_spec();
+  s.erase("torch");
+  expect_error(s, "torch", "missing (a torch2hip task binds its reference model to the ABI)");
+  s = torch_spec();
+  s["torch"]["inputs"] = {"x", "x"};
+  expect_error(s, "torch.inputs[1]", "tensor 'x' is already bound at torch.inputs[0]");
+  s = torch_spec();
+  s["torch"]["outputs"] = {"w"};
+  expect_error(s, "torch.outputs[0]", "tensor 'w' is already bound at torch.state.w");
+  s = torch_spec();
+  s["torch"]["inputs"] = {"x", "y"};
+  expect_error(s, "torch.inputs[1]", "tensor 'y' must have role input");
+  s = torch_spec();
+  s["torch"]["state"] = json::object();
+  expect_error(s, "torch", "tensor 'w' is not bound");
+  s = torch_spec();
+  s["torch"]["inputs"] = {"x", "z"};
+  expect_error(s, "torch.inputs[1]", "no tensor named 'z'");
+  s = torch_spec();
+  s["torch"]["state"]["w"] = "";
+  expect_error(s, "torch.state.w", "must be the model's state_dict key");
+  s = torch_spec();
+  s["torch"]["oracle"] = "float32";
+  expect_error(s, "torch.oracle", "must be \"float64\" or \"native\"");
+  s = torch_spec();
+  s["torch"]["init"] = {json::object()};
+  expect_error(s, "torch.init[0]", "must be a string (an expression of the params) or a number");
+  s = torch_spec();
+  s["torch"]["outputs"] = json::array();
+  expect_error(s, "torch.outputs", "needs at least one output");
+  s = torch_spec();
+  s["torch"]["compiled"] = true;
+  expect_error(s, "torch.compiled", "unknown field");
 }
