@@ -17,7 +17,7 @@ foreach(_v TASK_DIR TASK_ID RUN_DIR AGENT AGENTS_DIR SUITE_PROMPT TIMEOUT_S CAND
     message(FATAL_ERROR "ArenaAgent: -D${_v}=... is required")
   endif()
 endforeach()
-foreach(_v MODEL EFFORT SANDBOX REDO AGENT_SCRIPT USER_COMMAND START_FILE TORCH PYTHON PY_HOST_DIR TOOLS_LIB)
+foreach(_v MODEL EFFORT SANDBOX REDO AGENT_SCRIPT USER_COMMAND START_FILE TORCH TRITON PYTHON PY_HOST_DIR TOOLS_LIB)
   if(NOT DEFINED ${_v})
     set(${_v} "")
   endif()
@@ -44,12 +44,14 @@ if(NOT START_FILE)
   set(START_FILE "${TASK_DIR}/baseline.hip")
 endif()
 file(COPY "${CORRECT_TOOL}" "${PERF_TOOL}" "${DEVICE_LIB}" "${COMPILE_SCRIPT}" DESTINATION "${_tools}")
-if(TORCH)
-  # torch2hip: the runners come as libarena_tools.so, run by the Python host, which serves
-  # the reference model from a copy of the public spec and reference.py in the toolbox.
+set(_compile "cmake -DSOURCE=\"$PWD/${CANDIDATE_FILE}\" -DOUTPUT=\"$PWD/.check/candidate.so\" -DTOOLCHAIN=\"$T/arena_toolchain.cmake\" -DWHAT=candidate -P \"$T/ArenaCompileKernel.cmake\"")
+set(_candidate_arg ".check/candidate.so")
+if(TORCH OR TRITON)
+  # torch2hip and triton2triton: the runners come as libarena_tools.so, run by the Python
+  # host, which serves the Python kernels (the reference model, Triton modules).
   foreach(_v PYTHON PY_HOST_DIR TOOLS_LIB)
     if(NOT ${_v})
-      message(FATAL_ERROR "ArenaAgent: -D${_v}=... is required for a torch2hip task")
+      message(FATAL_ERROR "ArenaAgent: -D${_v}=... is required for a task with Python kernels")
     endif()
   endforeach()
   # The interpreter itself (not a launcher shim) and its installation, which a sandboxed
@@ -57,7 +59,7 @@ if(TORCH)
   execute_process(COMMAND "${PYTHON}" -c "import sys; print(sys.executable); print(sys.prefix); print(sys.base_prefix)"
                   OUTPUT_VARIABLE _py_info RESULT_VARIABLE _rc OUTPUT_STRIP_TRAILING_WHITESPACE)
   if(NOT _rc EQUAL 0)
-    message(FATAL_ERROR "${TASK_ID}: cannot run the Python for torch2hip (${PYTHON})")
+    message(FATAL_ERROR "${TASK_ID}: cannot run the Python for its gates (${PYTHON})")
   endif()
   string(REPLACE "\n" ";" _py_info "${_py_info}")
   list(GET _py_info 0 PYTHON)
@@ -65,15 +67,28 @@ if(TORCH)
   list(REMOVE_DUPLICATES _py_prefixes)
   file(GLOB _py "${PY_HOST_DIR}/*.py")
   file(COPY ${_py} "${TOOLS_LIB}" DESTINATION "${_tools}")
-  file(COPY "${TASK_DIR}/reference.py" DESTINATION "${_tools}/task")
-  file(COPY "${TASK_DIR}/reference.py" DESTINATION "${_ws}")
   set(_runner "\"${PYTHON}\" \"$T/arena_host.py\" \"$T/libarena_tools.so\" ")
   set(_correct "${_runner}arena-correct")
   set(_perf "${_runner}arena-perf")
+endif()
+if(TORCH)
+  # torch2hip: the reference model from a copy of the public spec and reference.py.
+  file(COPY "${TASK_DIR}/reference.py" DESTINATION "${_tools}/task")
+  file(COPY "${TASK_DIR}/reference.py" DESTINATION "${_ws}")
   set(_base_arg "--baseline py:torch:eager:$T/task")
   set(_ref_arg "--reference py:torch:oracle:$T/task")
   set(_perf_arg "--baseline-name 'torch eager' --extra-reference torch.compile=py:torch:compile:$T/task")
   set(_versus "eager PyTorch (and torch.compile)")
+elseif(TRITON)
+  # triton2triton: the candidate is a module of Triton kernels, checked by the same script
+  # as its compile gate.
+  file(COPY "${START_FILE}" "${KERNELS_DIR}/reference.so" DESTINATION "${_tools}")
+  set(_compile "\"${PYTHON}\" \"$T/arena_check_triton.py\" \"$PWD/${CANDIDATE_FILE}\" \"$PWD/.check/candidate.py\" --what candidate")
+  set(_candidate_arg "py:triton:kernel:$PWD/.check/candidate.py")
+  set(_base_arg "--baseline py:triton:kernel:$T/baseline.py")
+  set(_ref_arg "--reference \"$T/reference.so\"")
+  set(_perf_arg "")
+  set(_versus "the baseline")
 else()
   file(COPY "${KERNELS_DIR}/baseline.so" DESTINATION "${_tools}")
   set(_correct "\"$T/arena-correct\"")
@@ -113,9 +128,9 @@ T='${_tools}'
 cd \"$(dirname \"$0\")\"
 mkdir -p .check
 export LD_LIBRARY_PATH=\"$T:$LD_LIBRARY_PATH\"
-cmake -DSOURCE=\"$PWD/${CANDIDATE_FILE}\" -DOUTPUT=\"$PWD/.check/candidate.so\" -DTOOLCHAIN=\"$T/arena_toolchain.cmake\" -DWHAT=candidate -P \"$T/ArenaCompileKernel.cmake\"
-${_correct} --task task.json --candidate .check/candidate.so ${_base_arg} ${_ref_arg} --set seen --trials 2 --result .check/correct.json
-${_perf} --task task.json --candidate .check/candidate.so ${_base_arg} ${_ref_arg} ${_perf_arg} --budget-s 5 --result .check/perf.json
+${_compile}
+${_correct} --task task.json --candidate ${_candidate_arg} ${_base_arg} ${_ref_arg} --set seen --trials 2 --result .check/correct.json
+${_perf} --task task.json --candidate ${_candidate_arg} ${_base_arg} ${_ref_arg} ${_perf_arg} --budget-s 5 --result .check/perf.json
 ")
 
 # --- the prompt ----------------------------------------------------------------------

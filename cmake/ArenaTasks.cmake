@@ -58,7 +58,8 @@ function(_arena_candidate_source key start out)
   if(ARENA_CANDIDATE STREQUAL "baseline")
     set(${out} "${start}" PARENT_SCOPE)
   elseif(ARENA_CANDIDATE STREQUAL "solution")
-    set(${out} "${_dir}/solution.hip" PARENT_SCOPE)
+    get_filename_component(_ext "${start}" LAST_EXT)  # .hip, or .py for Triton
+    set(${out} "${_dir}/solution${_ext}" PARENT_SCOPE)
   else()
     set(_file "${ARENA_CANDIDATE}/${${key}_SUITE}/${${key}_NAME}/${${key}_CANDIDATE_FILE}")
     if(NOT EXISTS "${_file}" AND ARENA_CANDIDATE_FALLBACK STREQUAL "baseline")
@@ -118,7 +119,7 @@ function(_arena_add_agent_test id key start candidate_var)
       "-DCORRECT_TOOL=$<TARGET_FILE:arena-correct>" "-DPERF_TOOL=$<TARGET_FILE:arena-perf>"
       "-DDEVICE_LIB=$<TARGET_FILE:arena_device>" "-DMODEL=${ARENA_AGENT_MODEL}" "-DEFFORT=${ARENA_AGENT_EFFORT}"
       "-DSANDBOX=${ARENA_AGENT_SANDBOX}" "-DREDO=${ARENA_AGENT_REDO}" "-DAGENT_SCRIPT=${ARENA_AGENT_SCRIPT}"
-      "-DUSER_COMMAND=${ARENA_AGENT_USER_COMMAND}" "-DSTART_FILE=${start}" "-DTORCH=${${key}_TORCH}"
+      "-DUSER_COMMAND=${ARENA_AGENT_USER_COMMAND}" "-DSTART_FILE=${start}" "-DTORCH=${${key}_TORCH}" "-DTRITON=${${key}_TRITON}"
       "-DPYTHON=${ARENA_PYTHON}" "-DPY_HOST_DIR=${CMAKE_SOURCE_DIR}/harness/python"
       "-DTOOLS_LIB=$<TARGET_FILE:arena_tools>"
       -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ArenaAgent.cmake")
@@ -137,13 +138,17 @@ function(_arena_add_selftests id key)
   set(labels "selftest;${${key}_CATEGORY}")
   if(NOT ${key}_HAS_REFERENCE OR NOT ${key}_HAS_SOLUTION)
     add_test(NAME ${prefix}/files
-      COMMAND sh -c "echo '${id}: a task needs its oracle (reference.cpp or reference.py) and solution.hip (proof of headroom)'; exit 1")
+      COMMAND sh -c "echo '${id}: a task needs its oracle (reference.cpp or reference.py) and its solution (proof of headroom)'; exit 1")
     set_tests_properties(${prefix}/files PROPERTIES LABELS "${labels}")
     return()
   endif()
   set(correct_args --task "${${key}_DIR}/task.json" --baseline "${baseline}" ${ref_args} --set all
                    --fuzz-seed ${ARENA_FUZZ_SEED})
-  if(${key}_TORCH)
+  if(${key}_TRITON)
+    add_test(NAME ${prefix}/baseline_correct
+      COMMAND ${correct_cmd} ${correct_args} --candidate "${baseline}" --result "${rdir}/baseline_correct.json")
+    set(first_check ${prefix}/baseline_correct)
+  elseif(${key}_TORCH)
     # Eager PyTorch in the task's dtypes must itself meet the tolerances asked of candidates.
     add_test(NAME ${prefix}/eager_correct
       COMMAND ${correct_cmd} ${correct_args} --candidate "py:torch:eager_out:${${key}_DIR}"
@@ -154,14 +159,24 @@ function(_arena_add_selftests id key)
       COMMAND arena-correct ${correct_args} --candidate "${kdir}/baseline.so" --result "${rdir}/baseline_correct.json")
     set(first_check ${prefix}/baseline_correct)
   endif()
-  add_test(NAME ${prefix}/compile_solution
-    COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${${key}_DIR}/solution.hip" "-DOUTPUT=${kdir}/solution.so"
-            "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DWHAT=${id} solution" "-DRESULT=${rdir}/compile_solution.json"
-            -P "${ARENA_COMPILE_SCRIPT}")
+  if(${key}_TRITON)
+    set(solution "${kdir}/solution.py")
+    set(solution_arg "py:triton:kernel:${solution}")
+    add_test(NAME ${prefix}/compile_solution
+      COMMAND ${compile_cmd} "${${key}_DIR}/solution.py" "${solution}" --what "${id} solution"
+              --result "${rdir}/compile_solution.json")
+  else()
+    set(solution "${kdir}/solution.so")
+    set(solution_arg "${solution}")
+    add_test(NAME ${prefix}/compile_solution
+      COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${${key}_DIR}/solution.hip" "-DOUTPUT=${solution}"
+              "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DWHAT=${id} solution" "-DRESULT=${rdir}/compile_solution.json"
+              -P "${ARENA_COMPILE_SCRIPT}")
+  endif()
   add_test(NAME ${prefix}/solution_correct
-    COMMAND ${correct_cmd} ${correct_args} --candidate "${kdir}/solution.so" --result "${rdir}/solution_correct.json")
+    COMMAND ${correct_cmd} ${correct_args} --candidate "${solution_arg}" --result "${rdir}/solution_correct.json")
   add_test(NAME ${prefix}/solution_faster
-    COMMAND ${perf_cmd} --task "${${key}_DIR}/task.json" --candidate "${kdir}/solution.so" --baseline "${baseline}"
+    COMMAND ${perf_cmd} --task "${${key}_DIR}/task.json" --candidate "${solution_arg}" --baseline "${baseline}"
             ${ref_args} ${perf_refs} --budget-s ${ARENA_PERF_BUDGET_S} --flush-bytes ${ARENA_FLUSH_BYTES}
             --require-faster 1 --result "${rdir}/solution_faster.json")
   set_tests_properties(${prefix}/compile_solution PROPERTIES
@@ -174,6 +189,21 @@ function(_arena_add_selftests id key)
   set_tests_properties(${prefix}/solution_faster PROPERTIES
     LABELS "${labels};gpu" FIXTURES_REQUIRED "${prefix}/solution;${prefix}/solution_correct"
     RESOURCE_GROUPS "gpus:${ARENA_PERF_SLOTS}" RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT ${_perf_timeout})
+endfunction()
+
+# The task's host oracle (reference.cpp), built with the project; sets <out> to its runner arguments.
+function(_arena_add_reference id key out)
+  set(${out} "" PARENT_SCOPE)
+  if(NOT ${key}_HAS_REFERENCE)
+    return()
+  endif()
+  string(MAKE_C_IDENTIFIER "${${key}_SUITE}_${${key}_NAME}" tgt)
+  set(kdir "${ARENA_KERNELS_DIR}/${id}")
+  add_library(arena_reference_${tgt} MODULE "${${key}_DIR}/reference.cpp")
+  target_include_directories(arena_reference_${tgt} PRIVATE "${ARENA_HARNESS_INCLUDE}")
+  set_target_properties(arena_reference_${tgt} PROPERTIES
+    PREFIX "" OUTPUT_NAME reference LIBRARY_OUTPUT_DIRECTORY "${kdir}" CXX_VISIBILITY_PRESET hidden)
+  set(${out} --reference "${kdir}/reference.so" PARENT_SCOPE)
 endfunction()
 
 function(_arena_add_task id)
@@ -191,7 +221,18 @@ function(_arena_add_task id)
   set(perf_cmd arena-perf)
   set(perf_refs "")
   set(ref_args "")
-  if(${key}_TORCH)
+  set(compile_cmd "")
+  if(${key}_TRITON)
+    # triton2triton: the kernels are Python modules of Triton kernels, served to the same
+    # runners by the Python host; the compile gate checks the module's rules and copies it.
+    set(start "${dir}/baseline.py")
+    set(host "${ARENA_PYTHON}" "${CMAKE_SOURCE_DIR}/harness/python/arena_host.py" "$<TARGET_FILE:arena_tools>")
+    set(correct_cmd ${host} arena-correct)
+    set(perf_cmd ${host} arena-perf)
+    set(baseline "py:triton:kernel:${dir}/baseline.py")
+    set(compile_cmd "${ARENA_PYTHON}" "${CMAKE_SOURCE_DIR}/harness/python/arena_check_triton.py")
+    _arena_add_reference(${id} ${key} ref_args)
+  elseif(${key}_TORCH)
     # torch2hip: the agent starts from an ABI skeleton; the reference model (reference.py)
     # is the oracle (float64) and the perf reference (eager, plus torch.compile), served to
     # the same runners by the Python host.
@@ -223,17 +264,16 @@ function(_arena_add_task id)
               "${ARENA_HARNESS_INCLUDE}/arena/arena_abi.h"
       COMMENT "Compiling ${id} baseline" VERBATIM)
     add_custom_target(arena_baseline_${tgt} ALL DEPENDS "${kdir}/baseline.so")
-    if(${key}_HAS_REFERENCE)
-      add_library(arena_reference_${tgt} MODULE "${dir}/reference.cpp")
-      target_include_directories(arena_reference_${tgt} PRIVATE "${ARENA_HARNESS_INCLUDE}")
-      set_target_properties(arena_reference_${tgt} PROPERTIES
-        PREFIX "" OUTPUT_NAME reference LIBRARY_OUTPUT_DIRECTORY "${kdir}" CXX_VISIBILITY_PRESET hidden)
-      set(ref_args --reference "${kdir}/reference.so")
-    endif()
+    _arena_add_reference(${id} ${key} ref_args)
   endif()
 
   _arena_candidate_source(${key} "${start}" candidate_src)
   set(candidate_lib "${kdir}/candidate.so")
+  set(candidate_arg "${candidate_lib}")
+  if(${key}_TRITON)
+    set(candidate_lib "${kdir}/candidate.py")
+    set(candidate_arg "py:triton:kernel:${candidate_lib}")
+  endif()
   set(common_labels "${suite};${category}")
   set(compile_requires "")
   if(ARENA_AGENT)
@@ -241,17 +281,22 @@ function(_arena_add_task id)
     set(compile_requires "${id}/agent")
   endif()
 
-  add_test(NAME ${id}/compile
-    COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${candidate_src}" "-DOUTPUT=${candidate_lib}"
-            "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DWHAT=${id} candidate" "-DRESULT=${rdir}/compile.json"
-            -P "${ARENA_COMPILE_SCRIPT}")
+  if(compile_cmd)
+    add_test(NAME ${id}/compile
+      COMMAND ${compile_cmd} "${candidate_src}" "${candidate_lib}" --what "${id} candidate" --result "${rdir}/compile.json")
+  else()
+    add_test(NAME ${id}/compile
+      COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${candidate_src}" "-DOUTPUT=${candidate_lib}"
+              "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DWHAT=${id} candidate" "-DRESULT=${rdir}/compile.json"
+              -P "${ARENA_COMPILE_SCRIPT}")
+  endif()
   set_tests_properties(${id}/compile PROPERTIES
     LABELS "${common_labels};compile" FIXTURES_SETUP "${id}/compiled" TIMEOUT 900)
   if(compile_requires)
     set_tests_properties(${id}/compile PROPERTIES FIXTURES_REQUIRED "${compile_requires}")
   endif()
 
-  set(runner_args --task "${dir}/task.json" --candidate "${candidate_lib}" --baseline "${baseline}" ${ref_args})
+  set(runner_args --task "${dir}/task.json" --candidate "${candidate_arg}" --baseline "${baseline}" ${ref_args})
   foreach(set_name seen unseen)
     add_test(NAME ${id}/correct_${set_name}
       COMMAND ${correct_cmd} ${runner_args} --set ${set_name} --fuzz-seed ${ARENA_FUZZ_SEED}

@@ -37,8 +37,8 @@ class PythonObject(ctypes.Structure):
                 ("reference", ctypes.c_void_p), ("writes_outputs", ctypes.c_int)]
 
 
-LOADER_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(PythonObject),
-                             ctypes.c_void_p, ctypes.c_size_t)
+LOADER_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                             ctypes.POINTER(PythonObject), ctypes.c_void_p, ctypes.c_size_t)
 
 
 def params_of(args):

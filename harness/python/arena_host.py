@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs arena-correct or arena-perf (from libarena_tools.so) inside this interpreter, so that
-kernels and oracles named "py:<kind>:<mode>:<task folder>" can be Python: PyTorch reference
-models (kind torch) today. They share the runner's process, device context and stream, so
+kernels and oracles named "py:<kind>:<mode>:<where>" can be Python: PyTorch reference
+models ("py:torch:<mode>:<task folder>") and Triton kernels ("py:triton:kernel:<module file>"). They share the runner's process, device context and stream, so
 the runner's inputs, poison, red zones, comparisons, timing and statistics apply unchanged.
 
     arena_host.py <libarena_tools.so> <arena-correct|arena-perf> [tool options...]
@@ -23,18 +23,25 @@ def _provider(kind):
     if kind == "torch":
         import arena_torch
         return arena_torch.make
-    raise ValueError(f"unknown Python kernel kind '{kind}' (torch)")
+    if kind == "triton":
+        import arena_triton
+        return arena_triton.make
+    raise ValueError(f"unknown Python kernel kind '{kind}' (torch, triton)")
 
 
-def _load(spec, role, out, err, err_len):
+def _load(spec, role, task_file, out, err, err_len):
     try:
         kind, mode, where = spec.decode().split(":", 2)
-        obj = _provider(kind)(mode, where, role.decode())
+        obj = _provider(kind)(mode, where, role.decode(), task_file.decode())
         o = out.contents
         if hasattr(obj, "launch"):
             f = arena_abi.LAUNCH_FN(obj.launch)
             _alive.append(f)
             o.launch = ctypes.cast(f, ctypes.c_void_p).value
+        if hasattr(obj, "workspace_size"):
+            f = arena_abi.WORKSPACE_FN(obj.workspace_size)
+            _alive.append(f)
+            o.workspace_size = ctypes.cast(f, ctypes.c_void_p).value
         if hasattr(obj, "reference"):
             f = arena_abi.REFERENCE_FN(obj.reference)
             _alive.append(f)
@@ -58,12 +65,14 @@ def main(argv):
     # PyTorch loads before the runners so that one CUDA runtime serves both; without GPU
     # device nodes the runner skips before any Python kernel is loaded, and the import is spared.
     has_gpu = any(os.path.exists(p) for p in ("/dev/nvidiactl", "/dev/kfd"))
-    if has_gpu and any(a.startswith("py:torch:") for a in argv[3:]):
-        try:
-            import torch  # noqa: F401
-        except ImportError as e:
-            print(f"SKIPPED: this gate needs PyTorch, and {sys.executable} cannot import it ({e})", flush=True)
-            return SKIP
+    if has_gpu and any(a.startswith(("py:torch:", "py:triton:")) for a in argv[3:]):
+        needs = ["torch"] + (["triton"] if any(a.startswith("py:triton:") for a in argv[3:]) else [])
+        for name in needs:
+            try:
+                __import__(name)
+            except ImportError as e:
+                print(f"SKIPPED: this gate needs {name}, and {sys.executable} cannot import it ({e})", flush=True)
+                return SKIP
     try:
         lib = ctypes.CDLL(lib_path)
     except OSError as e:

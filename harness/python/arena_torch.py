@@ -11,9 +11,7 @@ Modes (the spec "py:torch:<mode>:<task folder>"):
            PyTorch meets the task's tolerances
   compile  torch.compile (default mode, static shapes) of the same call: a second perf reference
 """
-import ctypes
 import importlib.util
-import json
 import math
 import os
 import re
@@ -22,9 +20,11 @@ import sys
 import numpy as np
 
 import arena_abi
+import arena_task
 
 try:
     import torch
+    import arena_device_tensors
 except ImportError:  # the host turns this into a skip before anything is loaded
     torch = None
 
@@ -33,13 +33,6 @@ MODES = ("oracle", "eager", "eager_out", "compile")
 
 class ReferenceError(Exception):
     """A problem with reference.py or its binding, named by file."""
-
-
-def _shape_value(expr, values):
-    """Evaluates a task.json shape expression (integer arithmetic of the int params)."""
-    py = re.sub(r"(?<![/])/(?![/])", "//", expr) if isinstance(expr, str) else str(expr)
-    funcs = {"min": min, "max": max, "ceil_div": lambda a, b: -(-a // b)}
-    return int(eval(py, {"__builtins__": {}}, {**funcs, **values}))  # noqa: S307 (task files are trusted)
 
 
 def _load_module(path):
@@ -59,36 +52,18 @@ def _load_module(path):
     return module
 
 
-class TorchTask:
+class TorchTask(arena_task.TaskInfo):
     """task.json + reference.py: builds the model for a configuration and binds tensors."""
 
     def __init__(self, task_dir):
         self.dir = os.path.abspath(task_dir)
-        self.task_file = os.path.join(self.dir, "task.json")
+        super().__init__(os.path.join(self.dir, "task.json"))
         self.ref_file = os.path.join(self.dir, "reference.py")
-        with open(self.task_file) as f:
-            spec = json.load(f)
-        if "torch" not in spec:
+        if "torch" not in self.spec:
             raise ReferenceError(f"{self.task_file}: no \"torch\" section binding reference.py to the ABI")
-        self.binding = spec["torch"]
-        self.int_names = [p["name"] for p in spec["params"] if p["type"] == "int"]
-        self.float_names = [p["name"] for p in spec["params"] if p["type"] == "float"]
-        self.tensors = spec["tensors"]
-        self.index = {t["name"]: i for i, t in enumerate(self.tensors)}
+        self.binding = self.spec["torch"]
         self.module = _load_module(self.ref_file)
         self._models = {}
-
-    def values(self, ints, floats):
-        v = dict(zip(self.int_names, ints))
-        v.update(zip(self.float_names, floats))
-        return v
-
-    def shape(self, name, values):
-        ints = {k: values[k] for k in self.int_names}
-        return [_shape_value(e, ints) for e in self.tensors[self.index[name]]["shape"]]
-
-    def where(self, values):
-        return " ".join(f"{k}={values[k]}" for k in self.int_names + self.float_names)
 
     def model(self, values):
         """The model for one configuration, in eval mode; its state is checked against the binding."""
@@ -164,14 +139,6 @@ def bind_state(model, state):
             mod._buffers[leaf] = t
 
 
-class _DevicePointer:
-    """A raw device allocation as a CUDA array (bytes), for torch.as_tensor without a copy."""
-
-    def __init__(self, ptr, nbytes):
-        self.__cuda_array_interface__ = {"shape": (nbytes,), "typestr": "|u1", "data": (ptr, False),
-                                         "version": 3, "strides": None}
-
-
 class Oracle:
     """The model on host double arrays: float64 (default) or the tensors' dtypes ("native")."""
 
@@ -216,17 +183,11 @@ class DeviceModel:
         self.writes_outputs = mode == "eager_out"
         self._bound = {}     # (config, pointers) -> (model, tensors), at most a few buffer sets
         self._compiled = {}  # config -> compiled function
-        self._streams = {}
+        self._streams = arena_device_tensors.Streams()
 
     def _tensor(self, ptr, name, values):
         spec = self.task.tensors[self.task.index[name]]
-        tname, size = arena_abi.DTYPES[spec["dtype"]]
-        shape = self.task.shape(name, values)
-        nbytes = math.prod(shape) * size
-        if nbytes == 0:
-            return torch.empty(shape, dtype=getattr(torch, tname), device="cuda")
-        raw = torch.as_tensor(_DevicePointer(ptr, nbytes), device="cuda")
-        return raw.view(getattr(torch, tname)).view(shape)
+        return arena_device_tensors.device_tensor(ptr, spec["dtype"], self.task.shape(name, values))
 
     def _binding(self, a, values):
         ptrs = tuple(a.tensors[i] for i in range(a.num_tensors))
@@ -266,10 +227,7 @@ class DeviceModel:
             a = args_p.contents
             values = self.task.values(*arena_abi.params_of(a))
             model, tensors = self._binding(a, values)
-            stream = self._streams.get(a.stream)
-            if stream is None:
-                stream = self._streams[a.stream] = torch.cuda.ExternalStream(a.stream)
-            with torch.cuda.stream(stream):
+            with torch.cuda.stream(self._streams.get(a.stream)):
                 outs = self.task.run(model, tensors, values)
                 if self.writes_outputs:
                     for name, o in zip(self.task.binding["outputs"], outs):
@@ -291,7 +249,7 @@ def _report(mode, e):
         traceback.print_exc()
 
 
-def make(mode, task_dir, role):
+def make(mode, task_dir, role, task_file=""):
     if torch is None:
         raise ReferenceError("PyTorch is not installed for this Python")
     if mode not in MODES:

@@ -36,12 +36,12 @@ void* SharedLibrary::symbol(const char* name) const { return handle_ ? dlsym(han
 namespace {
 arena_python_loader_fn g_python_loader = nullptr;
 
-PythonObject load_python(const std::string& path, const std::string& role) {
+PythonObject load_python(const std::string& path, const std::string& role, const std::string& task_file) {
   if (!g_python_loader)
     throw LibraryError(role + " '" + path + "' is provided by Python: run this tool through harness/python/arena_host.py");
   PythonObject o;
   char err[2048] = {0};
-  if (g_python_loader(path.c_str() + 3, role.c_str(), &o, err, sizeof err) != 0)
+  if (g_python_loader(path.c_str() + 3, role.c_str(), task_file.c_str(), &o, err, sizeof err) != 0)
     throw LibraryError("cannot load " + role + " " + path + ": " + (err[0] ? err : "unknown error"));
   return o;
 }
@@ -51,11 +51,11 @@ void set_python_loader(arena_python_loader_fn loader) { g_python_loader = loader
 
 bool is_python_spec(const std::string& path) { return path.rfind("py:", 0) == 0; }
 
-KernelLibrary KernelLibrary::load(const std::string& path, const std::string& role) {
+KernelLibrary KernelLibrary::load(const std::string& path, const std::string& role, const std::string& task_file) {
   KernelLibrary k;
   k.role = role;
   if (is_python_spec(path)) {
-    PythonObject o = load_python(path, role);
+    PythonObject o = load_python(path, role, task_file);
     if (!o.launch) throw LibraryError(role + " " + path + " has no launch function");
     k.launch = o.launch;
     k.workspace_size = o.workspace_size;
@@ -69,10 +69,10 @@ KernelLibrary KernelLibrary::load(const std::string& path, const std::string& ro
   return k;
 }
 
-ReferenceLibrary ReferenceLibrary::load(const std::string& path) {
+ReferenceLibrary ReferenceLibrary::load(const std::string& path, const std::string& task_file) {
   ReferenceLibrary r;
   if (is_python_spec(path)) {
-    PythonObject o = load_python(path, "reference");
+    PythonObject o = load_python(path, "reference", task_file);
     if (!o.reference) throw LibraryError("reference " + path + " has no oracle function");
     r.run = o.reference;
     r.in_interpreter = true;

@@ -42,9 +42,10 @@ struct PythonObject {
   arena_reference_fn reference = nullptr;
   int writes_outputs = 1;  // 0: a timing-only reference that returns its own outputs
 };
-// Returns 0 and fills `out`, or non-zero with a message in err[0..err_len).
-typedef int (*arena_python_loader_fn)(const char* spec, const char* role, PythonObject* out, char* err,
-                                      size_t err_len);
+// Returns 0 and fills `out`, or non-zero with a message in err[0..err_len). `task_file` is
+// the task.json the runner judges against ("" where unknown).
+typedef int (*arena_python_loader_fn)(const char* spec, const char* role, const char* task_file, PythonObject* out,
+                                      char* err, size_t err_len);
 void set_python_loader(arena_python_loader_fn loader);  // exported by libarena_tools.so
 bool is_python_spec(const std::string& path);
 
@@ -56,14 +57,14 @@ struct KernelLibrary {
   // False for a timing-only reference (PyTorch eager in perf): it leaves the output buffers
   // alone, so post-timing output checks do not apply to it.
   bool writes_outputs = true;
-  static KernelLibrary load(const std::string& path, const std::string& role);
+  static KernelLibrary load(const std::string& path, const std::string& role, const std::string& task_file = "");
 };
 
 struct ReferenceLibrary {
   SharedLibrary lib;
   arena_reference_fn run = nullptr;
   bool in_interpreter = false;  // a Python oracle: shares the interpreter with timed launches
-  static ReferenceLibrary load(const std::string& path);
+  static ReferenceLibrary load(const std::string& path, const std::string& task_file = "");
 };
 
 }  // namespace arena

@@ -325,9 +325,10 @@ int arena_correct_main(int argc, char** argv) {
     g.result["device"] = device_json(dev.info, dev.id);
     std::printf("device %d: %s (%s)\n", dev.id, dev.info.name, dev.info.arch);
 
-    g.candidate = KernelLibrary::load(opt.require("candidate"), "candidate");
-    g.baseline = KernelLibrary::load(opt.require("baseline"), "baseline");
-    if (opt.has("reference")) g.reference = ReferenceLibrary::load(opt.get("reference"));
+    const std::string task_file = g.task.file.string();
+    g.candidate = KernelLibrary::load(opt.require("candidate"), "candidate", task_file);
+    g.baseline = KernelLibrary::load(opt.require("baseline"), "baseline", task_file);
+    if (opt.has("reference")) g.reference = ReferenceLibrary::load(opt.get("reference"), task_file);
     g.stream = std::make_unique<Stream>();
 
     int gargc = static_cast<int>(opt.passthrough().size());

@@ -78,18 +78,20 @@ int arena_perf_main(int argc, char** argv) {
     std::printf("device %d: %s (%s), peak %.0f GB/s, %.1f fp32 TFLOP/s\n", dev.id, dev.info.name, dev.info.arch,
                 dev.info.peak_bytes_per_s / 1e9, dev.info.peak_fp32_flops / 1e12);
 
-    KernelLibrary candidate = KernelLibrary::load(opt.require("candidate"), "candidate");
-    KernelLibrary baseline = KernelLibrary::load(opt.require("baseline"), opt.get("baseline-name", "baseline"));
+    const std::string task_file = task.file.string();
+    KernelLibrary candidate = KernelLibrary::load(opt.require("candidate"), "candidate", task_file);
+    KernelLibrary baseline =
+        KernelLibrary::load(opt.require("baseline"), opt.get("baseline-name", "baseline"), task_file);
     // --extra-reference <name>=<kernel>: a second reference timed in the same rounds.
     std::optional<KernelLibrary> extra;
     if (opt.has("extra-reference")) {
       const std::string v = opt.get("extra-reference");
       const size_t eq = v.find('=');
       if (eq == std::string::npos || eq == 0) throw std::invalid_argument("--extra-reference takes <name>=<kernel>");
-      extra = KernelLibrary::load(v.substr(eq + 1), v.substr(0, eq));
+      extra = KernelLibrary::load(v.substr(eq + 1), v.substr(0, eq), task_file);
     }
     std::optional<ReferenceLibrary> reference;
-    if (opt.has("reference")) reference = ReferenceLibrary::load(opt.get("reference"));
+    if (opt.has("reference")) reference = ReferenceLibrary::load(opt.get("reference"), task_file);
 
     PerfOptions po;
     po.budget_s = opt.number("budget-s", po.budget_s);

@@ -1,0 +1,124 @@
+"""Triton kernels (a task's baseline.py and solution.py, an agent's kernel.py) as
+Python-provided kernels for the runners: the spec "py:triton:kernel:<module file>".
+
+The module defines launch(<tensors>, <params>) (keyword arguments named as in task.json) and
+optionally workspace_bytes(<params>). launch gets tensors over the harness's own buffers, runs
+on the harness's stream, and may do nothing but launch Triton kernels: every PyTorch operator
+it reaches (a matmul, a sum, an allocation, a copy) fails the launch, named."""
+import importlib.util
+import os
+import re
+import sys
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+import arena_abi
+import arena_device_tensors
+import arena_task
+
+# Operators that only make views or read metadata: no kernel, no allocation.
+VIEW_OPS = {
+    "view", "_unsafe_view", "reshape", "_reshape_alias", "as_strided", "expand", "permute", "t", "transpose",
+    "select", "slice", "unsqueeze", "squeeze", "detach", "alias", "unbind", "split", "split_with_sizes", "chunk",
+    "narrow", "flatten", "unflatten", "view_as", "lift_fresh", "sym_size", "sym_stride", "sym_numel",
+    "sym_storage_offset", "is_contiguous", "stride", "size", "numel", "dim",
+}
+
+
+class RuleViolation(Exception):
+    pass
+
+
+class OnlyTritonKernels(TorchDispatchMode):
+    """Fails on any PyTorch operator that computes, copies or allocates."""
+
+    def __init__(self, module_file):
+        super().__init__()
+        self.module_file = module_file
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        name = func.overloadpacket.__name__
+        if name not in VIEW_OPS:
+            raise RuleViolation(f"{self.module_file}: launch called the PyTorch operator aten.{name}: "
+                                f"only Triton kernels may compute, copy or allocate")
+        return func(*args, **(kwargs or {}))
+
+
+def _load_module(path, role):
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"{path}: not found")
+    name = f"arena_triton_{role}_" + re.sub(r"\W", "_", os.path.abspath(path))
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # Triton's JIT looks kernels' modules up by name
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:
+        del sys.modules[name]
+        raise ImportError(f"{path} does not import: {type(e).__name__}: {e}") from e
+    if not callable(getattr(module, "launch", None)):
+        raise AttributeError(f"{path} defines no launch()")
+    return module
+
+
+class TritonKernel:
+    def __init__(self, module_file, task_file, role):
+        if not task_file:
+            raise ValueError("a Triton kernel needs the task's task.json")
+        self.file = os.path.abspath(module_file)
+        self.task = arena_task.TaskInfo(task_file)
+        self.module = _load_module(self.file, role)
+        self._streams = arena_device_tensors.Streams()
+        self._bound = {}  # (config, pointers) -> keyword tensors, for a few buffer sets
+        if callable(getattr(self.module, "workspace_bytes", None)):
+            self.workspace_size = self._workspace_size
+
+    def _params(self, a):
+        return self.task.values(*arena_abi.params_of(a))
+
+    def _workspace_size(self, args_p):
+        try:
+            return int(self.module.workspace_bytes(**self._params(args_p.contents)))
+        except Exception as e:
+            print(f"py:triton: {self.file}: workspace_bytes failed: {type(e).__name__}: {e}", file=sys.stderr,
+                  flush=True)
+            return 0
+
+    def _tensors(self, a, values):
+        ptrs = tuple(a.tensors[i] for i in range(a.num_tensors))
+        key = (tuple(sorted(values.items())), ptrs, a.workspace, a.workspace_bytes)
+        hit = self._bound.get(key)
+        if hit is None:
+            hit = {t["name"]: arena_device_tensors.device_tensor(p, t["dtype"], self.task.shape(t["name"], values))
+                   for t, p in zip(self.task.tensors, ptrs)}
+            if hasattr(self, "workspace_size"):
+                hit["workspace"] = arena_device_tensors.device_tensor(a.workspace, "u8", [a.workspace_bytes])
+            if len(self._bound) >= 8:
+                self._bound.pop(next(iter(self._bound)))
+            self._bound[key] = hit
+        return hit
+
+    def launch(self, args_p):
+        try:
+            a = args_p.contents
+            values = self._params(a)
+            kwargs = dict(self._tensors(a, values))
+            kwargs.update(values)
+            with torch.cuda.stream(self._streams.get(a.stream)), OnlyTritonKernels(self.file):
+                self.module.launch(**kwargs)
+            return 0
+        except Exception as e:
+            print(f"py:triton: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+            if os.environ.get("ARENA_PY_TRACEBACK"):
+                import traceback
+                traceback.print_exc()
+            return 1
+
+
+def make(mode, module_file, role, task_file=""):
+    if mode != "kernel":
+        raise ValueError(f"unknown mode '{mode}' (kernel)")
+    if not torch.cuda.is_available():
+        raise RuntimeError("PyTorch cannot use a GPU here (torch.cuda.is_available() is False)")
+    return TritonKernel(module_file, task_file, role)

@@ -1,0 +1,66 @@
+"""Row log-softmax over an M x N fp32 matrix, y = (x - max) - log(sum(exp(x - max))).
+
+Rows of up to 32768 values are done in one read: a BLOCK_M x BLOCK_N tile (BLOCK_N =
+next_power_of_2(N), several short rows per tile, about 4096 values) stays in registers for
+the max, the sum of exps and the output; the baseline reads each row twice in 128-value
+steps in a statistics kernel and a third time in a separate elementwise kernel. Warps scale
+with the tile (16 values per thread up to 16384-value tiles, 32 beyond) so the accesses are
+16-byte vectors with a whole row in flight. When N is a multiple of 4, row starts are
+declared 16-byte aligned so that rows such as N = 1000 still get vector accesses. Longer
+rows would spill: they take three passes over 4096-value chunks."""
+import triton
+import triton.language as tl
+
+TILE = 4096
+MAX_FUSED = 32768
+CHUNK = 4096
+
+
+@triton.jit
+def log_softmax_rows(x_ptr, y_ptr, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, ALIGN: tl.constexpr):
+    pid = tl.program_id(0)
+    rows = pid * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    mask = (rows < M)[:, None] & (cols < N)[None, :]
+    row_start = tl.multiple_of(rows * N, ALIGN)
+    offs = row_start[:, None] + cols[None, :]
+    x = tl.load(x_ptr + offs, mask=mask, other=float("-inf"))
+    m = tl.max(x, axis=1)
+    z = x - m[:, None]
+    lse = tl.log(tl.sum(tl.exp(z), axis=1))
+    # (x - max) - lse, not x - (max + lse): folding the two rounds to an ulp of max.
+    tl.store(y_ptr + offs, z - lse[:, None], mask=mask)
+
+
+@triton.jit
+def log_softmax_long(x_ptr, y_ptr, N, CHUNK: tl.constexpr):
+    row = tl.program_id(0)
+    x_row = x_ptr + row * N
+    y_row = y_ptr + row * N
+    m_acc = tl.full([CHUNK], float("-inf"), dtype=tl.float32)
+    for start in range(0, N, CHUNK):
+        cols = start + tl.arange(0, CHUNK)
+        m_acc = tl.maximum(m_acc, tl.load(x_row + cols, mask=cols < N, other=float("-inf")))
+    m = tl.max(m_acc, axis=0)
+    s_acc = tl.zeros([CHUNK], dtype=tl.float32)
+    for start in range(0, N, CHUNK):
+        cols = start + tl.arange(0, CHUNK)
+        s_acc += tl.exp(tl.load(x_row + cols, mask=cols < N, other=float("-inf")) - m)
+    lse = tl.log(tl.sum(s_acc, axis=0))
+    for start in range(0, N, CHUNK):
+        cols = start + tl.arange(0, CHUNK)
+        mask = cols < N
+        x = tl.load(x_row + cols, mask=mask, other=0.0)
+        tl.store(y_row + cols, (x - m) - lse, mask=mask)
+
+
+def launch(x, y, M, N):
+    block_n = triton.next_power_of_2(N)
+    if block_n > MAX_FUSED:
+        log_softmax_long[(M,)](x, y, N, CHUNK=CHUNK, num_warps=16)
+        return
+    block_m = max(1, min(TILE // block_n, triton.next_power_of_2(M)))
+    num_warps = max(1, min(32, block_m * block_n // 512))
+    align = 4 if N % 4 == 0 else 1
+    grid = (triton.cdiv(M, block_m),)
+    log_softmax_rows[grid](x, y, M, N, BLOCK_M=block_m, BLOCK_N=block_n, ALIGN=align, num_warps=num_warps)
