@@ -1,6 +1,8 @@
 """ctypes mirrors of the kernel ABI (arena_abi.h), the oracle ABI (arena_reference.h) and
 the Python loader interface (kernel_library.h), shared by every Python-provided kernel."""
 import ctypes
+import os
+import traceback
 
 DTYPES = {  # task.json dtype -> (torch dtype name, bytes per element)
     "f32": ("float32", 4), "f16": ("float16", 2), "bf16": ("bfloat16", 2), "f64": ("float64", 8),
@@ -44,3 +46,18 @@ LOADER_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, cty
 def params_of(args):
     """(ints, floats) of an ArenaArgs or ArenaRefArgs as Python lists."""
     return ([args.ints[i] for i in range(args.num_ints)], [args.floats[i] for i in range(args.num_floats)])
+
+
+def describe_error(e):
+    """One line naming an exception. Triton's CompilationError keeps its reason in the chained
+    cause, often a bare assertion: the failing source line then says what was wrong."""
+    text, cause = f"{type(e).__name__}: {e}", e.__cause__ or e.__context__
+    if cause is None:
+        return text
+    why = str(cause)
+    if not why:
+        frames = traceback.extract_tb(cause.__traceback__)
+        why = f"{frames[-1].line} ({os.path.basename(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
+    if why not in text:
+        text += f" (because {type(cause).__name__}: {why})"
+    return text

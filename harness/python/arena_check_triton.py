@@ -14,7 +14,7 @@ import shutil
 import sys
 import time
 
-ALLOWED_IMPORTS = {"torch", "triton", "math", "functools", "typing", "itertools", "dataclasses", "enum"}
+ALLOWED_IMPORTS = {"torch", "triton", "math", "functools", "typing", "itertools", "dataclasses", "enum", "struct"}
 FORBIDDEN_NAMES = {
     "torch.cuda.Stream": "stream creation", "torch.cuda.synchronize": "device synchronization",
     "torch.cuda.set_stream": "stream switching", "torch.cuda.stream": "stream switching",

@@ -50,7 +50,7 @@ def _load(spec, role, task_file, out, err, err_len):
         _alive.append(obj)
         return 0
     except Exception as e:  # the runner reports it with the spec's name
-        msg = f"{type(e).__name__}: {e}".encode()[: err_len - 1]
+        msg = arena_abi.describe_error(e).encode()[: err_len - 1]
         ctypes.memmove(err, msg + b"\0", len(msg) + 1)
         if os.environ.get("ARENA_PY_TRACEBACK"):
             traceback.print_exc()

@@ -957,6 +957,7 @@ def harness_check(task_dir, spec, configs):
     import ctypes
     import numpy as np
     import arena_abi
+    import arena_task
     import arena_torch
     rng = np.random.default_rng(0)
     notes = []
@@ -971,7 +972,7 @@ def harness_check(task_dir, spec, configs):
         values = {k: cfg[k] for k in ints}
         arrays = []
         for t in spec["tensors"]:
-            n = math.prod(arena_torch._shape_value(e, values) for e in t["shape"])
+            n = math.prod(arena_task.eval_shape(e, values) for e in t["shape"])
             d = t.get("dist")
             if d is None:
                 arr = np.zeros(n)
@@ -980,7 +981,7 @@ def harness_check(task_dir, spec, configs):
             elif d["kind"] == "uniform":
                 arr = rng.uniform(d["low"], d["high"], n)
             else:
-                lo, hi = (arena_torch._shape_value(d[k], values) for k in ("low", "high"))
+                lo, hi = (arena_task.eval_shape(d[k], values) for k in ("low", "high"))
                 arr = rng.integers(lo, hi + 1, n).astype(np.float64)
             arrays.append(np.ascontiguousarray(arr, dtype=np.float64))
         dp = ctypes.POINTER(ctypes.c_double)

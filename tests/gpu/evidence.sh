@@ -2,13 +2,15 @@
 # Runs the harness's checks on a GPU machine and keeps what they printed and wrote.
 #
 #   tests/gpu/evidence.sh build                 configure + build (nvidia) into build/gpu
-#   tests/gpu/evidence.sh suite <candidate>     ctest -L hip2hip with baseline | solution | <folder>
-#   tests/gpu/evidence.sh case <name>           one broken candidate (tests/candidates/<name>) on gelu_f16
+#   tests/gpu/evidence.sh suite <candidate>     ctest -L <suite> with baseline | solution | <folder>
+#   tests/gpu/evidence.sh case <name>           one broken candidate (tests/candidates/<name>) on <suite>/gelu_f16
 #   tests/gpu/evidence.sh mixed <name>          the whole suite with <name> on gelu_f16, baselines elsewhere
 #   tests/gpu/evidence.sh agent <name>          the whole suite through agent <name> (e.g. replay), sandboxed
 #   tests/gpu/evidence.sh selftest [regex]      task validation: ctest -L '^selftest$' [-R regex]
+#   tests/gpu/evidence.sh aa [regex]            A/A: the baseline as the candidate (speedups must be ~1)
 #   tests/gpu/evidence.sh sandbox               the scripted agent cases (label agents), sandbox probe on the GPU
 #
+# SUITE (default hip2hip) picks the suite, BUDGET the perf budget per gate in seconds.
 # Logs and result JSON go to $OUT (or ./gpu-evidence). Tools the machine lacks (bwrap) are
 # taken from .deps/usr/bin when tests/gpu/prepare-deps.sh filled it.
 set -uo pipefail
@@ -18,11 +20,12 @@ out=${OUT:-gpu-evidence}
 mkdir -p "$out"
 build=build/gpu
 jobs=$(nproc)
+suite=${SUITE:-hip2hip}
 
 # ARENA_TASKS_DIR in the environment: validate the tasks of another folder (e.g. new ones).
 configure() {  # candidate [fallback]
-  cmake -S . -B $build -DARENA_HIP_PLATFORM=nvidia -DARENA_SUITES=hip2hip -DARENA_BUILD_FRAMEWORK_TESTS=OFF \
-    -DARENA_TASKS_DIR="${ARENA_TASKS_DIR:-$PWD/tasks}" -DARENA_CANDIDATE="$1" -DARENA_CANDIDATE_FALLBACK="${2:-none}" >>"$out/configure.log" 2>&1 ||
+  cmake -S . -B $build -DARENA_HIP_PLATFORM=nvidia -DARENA_SUITES=$suite -DARENA_BUILD_FRAMEWORK_TESTS=OFF \
+    ${BUDGET:+-DARENA_PERF_BUDGET_S=$BUDGET} -DARENA_TASKS_DIR="${ARENA_TASKS_DIR:-$PWD/tasks}" -DARENA_CANDIDATE="$1" -DARENA_CANDIDATE_FALLBACK="${2:-none}" >>"$out/configure.log" 2>&1 ||
     { tail -40 "$out/configure.log"; exit 1; }
 }
 
@@ -62,20 +65,25 @@ case ${1:-} in
     ;;
   suite)
     configure "$2"
-    run_ctest "suite-$(basename "$2")" -L '^hip2hip$'
+    run_ctest "suite-$(basename "$2")" -L "^$suite\$"
     ;;
   case)
     configure "$PWD/tests/candidates/$2" baseline
-    run_ctest "case-$2" -R '^hip2hip/gelu_f16/'
+    run_ctest "case-$2" -R "^$suite/gelu_f16/"
     grep -hE "FAILED|SKIPPED|out-of-bounds|mismatched|did not finish|slower|breaks" "$out/ctest-case-$2.log" | sort -u | head -20
     ;;
   mixed)
     configure "$PWD/tests/candidates/$2" baseline
-    run_ctest "mixed-$2" -L '^hip2hip$'
+    run_ctest "mixed-$2" -L "^$suite\$"
     ;;
   selftest)
     configure baseline
     run_ctest selftest -L '^selftest$' ${2:+-R "$2"} -j 4
+    ;;
+  aa)
+    configure baseline
+    run_ctest aa -L "^$suite\$" ${2:+-R "$2"} -j 4
+    grep -hE "overall: speedup" "$out/ctest-aa.log"
     ;;
   sandbox)  # the scripted agent cases on the GPU: the sandbox probe's self-check reaches the device
     cmake -S . -B $build -DARENA_BUILD_FRAMEWORK_TESTS=ON -DARENA_AGENT= -DARENA_TASKS_DIR="$PWD/tasks" >>"$out/configure.log" 2>&1 ||
@@ -90,12 +98,12 @@ case ${1:-} in
   agent)
     cmake -S . -B $build -DARENA_AGENT="$2" -DARENA_AGENT_SANDBOX=ON -DARENA_AGENT_REDO=ON \
       -DARENA_RUN_NAME=evidence >>"$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
-    run_ctest "agent-$2" -L '^hip2hip$' -j "$(nproc)"
+    run_ctest "agent-$2" -L "^$suite\$" -j "$(nproc)"
     tar -C $build/arena -czf "$out/agent-runs-$2.tgz" evidence
     cmake -S . -B $build -DARENA_AGENT= >>"$out/configure.log" 2>&1
     ;;
   *)
-    echo "usage: $0 build | suite <candidate> | case <name> | mixed <name> | agent <name> | selftest [regex] | sandbox" >&2
+    echo "usage: $0 build | suite <candidate> | case <name> | mixed <name> | agent <name> | selftest [regex] | aa [regex] | sandbox" >&2
     exit 2
     ;;
 esac

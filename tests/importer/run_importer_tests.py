@@ -55,6 +55,7 @@ except ImportError as _e:
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
 sys.path.insert(0, PYDIR)
 import arena_abi  # noqa: E402
+import arena_task  # noqa: E402
 import arena_torch  # noqa: E402
 
 
@@ -93,7 +94,7 @@ def load_problem(path):
 
 
 def shape_of(t, values):
-    return [arena_torch._shape_value(e, values) for e in t["shape"]]
+    return [arena_task.eval_shape(e, values) for e in t["shape"]]
 
 
 def numel(t, values):
@@ -164,7 +165,7 @@ def check_configs(j, problem_module):
     for _ in range(3000):
         c = {k: int(round(math.exp(rng.uniform(math.log(lo), math.log(hi))))) for k, (lo, hi) in fuzz["ranges"].items()}
         c = {k: v * rng.choice([1, 1, 1, 64, 4096]) for k, v in c.items()}  # also far outside the ranges
-        if all(arena_torch._shape_value(r, c) for r in fuzz["require"]):
+        if all(arena_task.eval_shape(r, c) for r in fuzz["require"]):
             kept += 1
             for t in j["tensors"]:
                 expect(numel(t, c) <= MAX_ELEMS, f"fuzz: {c} passes require {fuzz['require']} but tensor "
@@ -185,8 +186,8 @@ def inputs_for(j, values, rng):
         elif d["kind"] == "uniform":
             arr = rng.uniform(d["low"], d["high"], n)
         else:
-            lo = arena_torch._shape_value(d["low"], values)
-            hi = arena_torch._shape_value(d["high"], values)
+            lo = arena_task.eval_shape(d["low"], values)
+            hi = arena_task.eval_shape(d["high"], values)
             arr = rng.integers(lo, hi + 1, n).astype(np.float64)
         if t["dtype"] in ("f32", "f16", "bf16"):  # values the task's dtype can hold, as the harness draws them
             arr = torch.from_numpy(arr).to(getattr(torch, arena_abi.DTYPES[t["dtype"]][0])).double().numpy()

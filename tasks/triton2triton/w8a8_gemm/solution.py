@@ -44,7 +44,7 @@ def w8a8_kernel(a_ptr, sa_ptr, w_ptr, sw_ptr, c_ptr, part_ptr, M, N, K, tiles_pe
         a = tl.load(a_ptrs, mask=m_mask[:, None] & k_mask[None, :], other=0)
         w = tl.load(w_ptrs, mask=k_mask[:, None] & n_mask[None, :], other=0,
                     eviction_policy="evict_first")
-        acc = tl.dot(a, w, acc)
+        acc = tl.dot(a, w, acc, out_dtype=tl.int32)
         a_ptrs += BLOCK_K
         w_ptrs += BLOCK_K * N
     out_mask = m_mask[:, None] & n_mask[None, :]
