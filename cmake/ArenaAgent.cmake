@@ -17,7 +17,8 @@ foreach(_v TASK_DIR TASK_ID RUN_DIR AGENT AGENTS_DIR SUITE_PROMPT TIMEOUT_S CAND
     message(FATAL_ERROR "ArenaAgent: -D${_v}=... is required")
   endif()
 endforeach()
-foreach(_v MODEL EFFORT SANDBOX REDO AGENT_SCRIPT USER_COMMAND START_FILE TORCH TRITON PYTHON PY_HOST_DIR TOOLS_LIB)
+foreach(_v MODEL EFFORT SANDBOX REDO AGENT_SCRIPT USER_COMMAND START_FILE TORCH TRITON PYTHON PY_HOST_DIR TOOLS_LIB
+          PROFILE_TOOL PROFILE_SCRIPT)
   if(NOT DEFINED ${_v})
     set(${_v} "")
   endif()
@@ -44,6 +45,10 @@ if(NOT START_FILE)
   set(START_FILE "${TASK_DIR}/baseline.hip")
 endif()
 file(COPY "${CORRECT_TOOL}" "${PERF_TOOL}" "${DEVICE_LIB}" "${COMPILE_SCRIPT}" DESTINATION "${_tools}")
+if(PROFILE_TOOL AND PROFILE_SCRIPT)  # profile.sh (callers that predate it pass neither)
+  file(COPY "${PROFILE_TOOL}" "${PROFILE_SCRIPT}" DESTINATION "${_tools}")
+endif()
+set(_profile_runner "\"$T/arena-profile\"")
 set(_compile "cmake -DSOURCE=\"$PWD/${CANDIDATE_FILE}\" -DOUTPUT=\"$PWD/.check/candidate.so\" -DTOOLCHAIN=\"$T/arena_toolchain.cmake\" -DWHAT=candidate -P \"$T/ArenaCompileKernel.cmake\"")
 set(_candidate_arg ".check/candidate.so")
 if(TORCH OR TRITON)
@@ -70,6 +75,7 @@ if(TORCH OR TRITON)
   set(_runner "\"${PYTHON}\" \"$T/arena_host.py\" \"$T/libarena_tools.so\" ")
   set(_correct "${_runner}arena-correct")
   set(_perf "${_runner}arena-perf")
+  set(_profile_runner "${_runner}arena-profile")
 endif()
 if(TORCH)
   # torch2hip: the reference model from a copy of the public spec and reference.py.
@@ -78,6 +84,7 @@ if(TORCH)
   set(_base_arg "--baseline py:torch:eager:$T/task")
   set(_ref_arg "--reference py:torch:oracle:$T/task")
   set(_perf_arg "--baseline-name 'torch eager' --extra-reference torch.compile=py:torch:compile:$T/task")
+  set(_base_side "torch_eager=py:torch:eager:$T/task")
   set(_versus "eager PyTorch (and torch.compile)")
 elseif(TRITON)
   # triton2triton: the candidate is a module of Triton kernels, checked by the same script
@@ -86,6 +93,7 @@ elseif(TRITON)
   set(_compile "\"${PYTHON}\" \"$T/arena_check_triton.py\" \"$PWD/${CANDIDATE_FILE}\" \"$PWD/.check/candidate.py\" --what candidate")
   set(_candidate_arg "py:triton:kernel:$PWD/.check/candidate.py")
   set(_base_arg "--baseline py:triton:kernel:$T/baseline.py")
+  set(_base_side "baseline=py:triton:kernel:$T/baseline.py")
   set(_ref_arg "--reference \"$T/reference.so\"")
   set(_perf_arg "")
   set(_versus "the baseline")
@@ -94,6 +102,7 @@ else()
   set(_correct "\"$T/arena-correct\"")
   set(_perf "\"$T/arena-perf\"")
   set(_base_arg "--baseline \"$T/baseline.so\"")
+  set(_base_side "baseline=$T/baseline.so")
   set(_ref_arg "")
   set(_perf_arg "")
   set(_versus "the baseline")
@@ -131,6 +140,30 @@ export LD_LIBRARY_PATH=\"$T:$LD_LIBRARY_PATH\"
 ${_compile}
 ${_correct} --task task.json --candidate ${_candidate_arg} ${_base_arg} ${_ref_arg} --set seen --trials 2 --result .check/correct.json
 ${_perf} --task task.json --candidate ${_candidate_arg} ${_base_arg} ${_ref_arg} ${_perf_arg} --budget-s 5 --result .check/perf.json
+")
+if(PROFILE_TOOL AND PROFILE_SCRIPT)
+file(WRITE "${_ws}/profile.sh"
+"#!/bin/sh
+# Profile: compile ${CANDIDATE_FILE} as the judge does, then launch it and ${_versus} once each
+# under Nsight Compute on seen configuration I (default 0) and print a short report:
+# duration, DRAM bandwidth and FLOP/s against the device's peaks, speed-of-light, occupancy,
+# registers and shared memory, top stall reasons and a bottleneck class per side.
+#   ./profile.sh [--config I]
+set -e
+T='${_tools}'
+export T
+cd \"$(dirname \"$0\")
+endif()\"
+config=0
+case \"\${1:-}\" in
+  --config) config=\"\${2:-}\" ;;
+  '') ;;
+  *) echo 'usage: ./profile.sh [--config I]' >&2; exit 2 ;;
+esac
+mkdir -p .check
+export LD_LIBRARY_PATH=\"$T:$LD_LIBRARY_PATH\"
+${_compile}
+exec sh \"$T/arena-profile.sh\" --runner '${_profile_runner}' --task task.json --config \"$config\" --out .check/profile --title '${TASK_ID}' --side \"candidate=${_candidate_arg}\" --side \"${_base_side}\"
 ")
 
 # --- the prompt ----------------------------------------------------------------------

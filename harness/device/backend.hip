@@ -254,4 +254,9 @@ int arena_dev_empty_kernel(void* stream) {
   return 0;
 }
 
+int arena_dev_profiler(int on) {
+  ARENA_TRY(on ? hipProfilerStart() : hipProfilerStop());
+  return 0;
+}
+
 }  // extern "C"

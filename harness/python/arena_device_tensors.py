@@ -1,10 +1,26 @@
 """The harness's device buffers and stream as PyTorch objects, without copies: shared by every
 Python-provided kernel (PyTorch references, Triton kernels)."""
 import math
+import os
 
 import torch
 
 import arena_abi
+
+
+def use_harness_device():
+    """Makes PyTorch's current device the one the runner chose (harness/src/device.cpp: the GPU
+    CTest allocated, else ARENA_DEVICE, else 0), so tensors over its buffers, streams and
+    Triton launches are on that device, not on device 0."""
+    dev = 0
+    if int(os.environ.get("CTEST_RESOURCE_GROUP_COUNT", "0") or 0) > 0:
+        alloc = os.environ.get("CTEST_RESOURCE_GROUP_0_GPUS", "")  # "id:1,slots:4"
+        if alloc.startswith("id:"):
+            dev = int(alloc[3:].split(",")[0])
+    elif os.environ.get("ARENA_DEVICE"):
+        dev = int(os.environ["ARENA_DEVICE"])
+    torch.cuda.set_device(dev)
+    return dev
 
 
 class _DevicePointer:

@@ -262,4 +262,5 @@ def make(mode, task_dir, role, task_file=""):
     # The reference computes at the precision the task's tolerances demand of candidates.
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
+    arena_device_tensors.use_harness_device()
     return DeviceModel(task, mode)

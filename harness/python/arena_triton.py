@@ -137,4 +137,5 @@ def make(mode, module_file, role, task_file=""):
         raise ValueError(f"unknown mode '{mode}' (kernel)")
     if not torch.cuda.is_available():
         raise RuntimeError("PyTorch cannot use a GPU here (torch.cuda.is_available() is False)")
+    arena_device_tensors.use_harness_device()
     return TritonKernel(module_file, task_file, role)

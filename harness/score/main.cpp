@@ -2,12 +2,13 @@
 // compares two scored runs.
 //
 //   arena-score [score] <Test.xml | build folder | Testing folder>... [--run NAME]
-//               [--results-dir DIR] [--map FROM=TO]...
+//               [--results-dir DIR] [--map FROM=TO]... [--allow-mixed-seeds]
 //       -> <results dir>/<run>/{scores.json, summary.md, index.html}
 //   arena-score compare <runA> <runB> [--delta D] [--out DIR]   (run folders or their scores.json)
 //       -> Markdown on stdout; with --out, DIR/{compare.json, compare.md}
 //
-// Several Test.xml files (shards) are merged into one score. The run folder is written to a
+// Several Test.xml files (shards) are merged into one score; shards whose correctness gates
+// used different fuzz seeds are refused unless --allow-mixed-seeds. The run folder is written to a
 // temporary folder and renamed into place; an existing folder is never overwritten: a --run
 // name that exists is refused, a default name (the Test.xml's tag) gets -2, -3, ... added.
 #include <cstdio>
@@ -40,10 +41,12 @@ namespace {
 const char* kUsage =
     "usage:\n"
     "  arena-score [score] <Test.xml | build folder | Testing folder>... [--run NAME] [--results-dir DIR]\n"
-    "              [--map FROM=TO]...\n"
+    "              [--map FROM=TO]... [--allow-mixed-seeds]\n"
     "      writes DIR/NAME/{scores.json, summary.md, index.html} (DIR defaults to " ARENA_SCORE_RESULTS_DIR ";\n"
     "      NAME defaults to the first Test.xml's tag, with -2, -3, ... added if taken; an explicit --run\n"
-    "      that exists is refused). --map rewrites result paths recorded on another machine.\n"
+    "      that exists is refused). Several Test.xml files (shards) merge into one run. --map rewrites\n"
+    "      result paths recorded on another machine; --allow-mixed-seeds scores shards whose gates used\n"
+    "      different fuzz seeds (refused otherwise: they are not one run).\n"
     "  arena-score compare <runA> <runB> [--delta D] [--out DIR]\n"
     "      each run a scored run folder (results/<run>) or its scores.json;\n"
     "      prints the comparison as Markdown; --out also writes DIR/{compare.json, compare.md}\n";
@@ -78,6 +81,7 @@ int run_score(const std::vector<std::string>& args) {
   std::vector<std::string> inputs;
   std::vector<PathMap> maps;
   std::string run, results_dir = ARENA_SCORE_RESULTS_DIR;
+  bool allow_mixed_seeds = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> std::string {
@@ -86,6 +90,7 @@ int run_score(const std::vector<std::string>& args) {
     };
     if (a == "--run") run = value();
     else if (a == "--results-dir") results_dir = value();
+    else if (a == "--allow-mixed-seeds") allow_mixed_seeds = true;
     else if (a == "--map") {
       std::string m = value();
       size_t eq = m.find('=');
@@ -100,7 +105,7 @@ int run_score(const std::vector<std::string>& args) {
   const bool named = !run.empty();
   if (!named) run = default_run_name(xmls.front());
 
-  json scores = score_test_xml_files(xmls, maps, run);  // all input errors surface here, before any output
+  json scores = score_test_xml_files(xmls, maps, run, allow_mixed_seeds);  // all input errors surface here, before any output
   const std::string folder =
       write_run_folder(results_dir, run, named ? OnExists::refuse : OnExists::suffix, [&](const std::string& name) {
         scores["run"] = name;

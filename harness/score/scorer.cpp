@@ -50,10 +50,16 @@ json metric_definitions() {
 }
 
 json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::vector<PathMap>& maps,
-                          const std::string& run_name) {
+                          const std::string& run_name, bool allow_mixed_seeds) {
   std::vector<TestXml> files;
   files.reserve(xml_paths.size());
   for (const auto& p : xml_paths) files.push_back(read_test_xml(p));
+  // Shards of one run were configured alike; a different seed means different unseen configurations.
+  const std::string mixed_seeds = describe_mixed_fuzz_seeds(files);
+  if (!mixed_seeds.empty() && !allow_mixed_seeds)
+    throw InputError("these Test.xml files are not shards of one run: their correctness gates used different fuzz "
+                     "seeds (" + mixed_seeds + "), so their unseen configurations differ. Configure every shard "
+                     "with the same -DARENA_FUZZ_SEED, or pass --allow-mixed-seeds to score them together anyway");
 
   MergeReport merge;
   std::map<std::string, GateResult> gates = merge_gate_tests(files, &merge);
@@ -102,9 +108,13 @@ json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::
                       {"start_test_time", f.start_time},
                       {"end_test_time", f.end_time},
                       {"tests", f.tests.size()},
-                      {"gate_tests", gate_tests}});
+                      {"gate_tests", gate_tests},
+                      {"fuzz_seeds", fuzz_seeds(f)}});
   }
   json warnings = json::array();
+  if (!mixed_seeds.empty())
+    warnings.push_back("the Test.xml files used different fuzz seeds (" + mixed_seeds +
+                       "): unseen configurations differ between tasks (--allow-mixed-seeds)");
   int missing_results = 0;
   for (const auto& t : tasks)
     for (const auto& [name, g] : t.gates) missing_results += !g.result_problem.empty();
@@ -115,6 +125,16 @@ json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::
   if (!merge.conflicts.empty())
     warnings.push_back(std::to_string(merge.conflicts.size()) +
                        " test(s) with conflicting outcomes across Test.xml files: counted as failed");
+  std::map<std::string, int> devices;  // device the perf gate measured on -> tasks
+  for (const auto& t : tasks)
+    if (!t.device.empty()) devices[t.device]++;
+  if (devices.size() > 1) {
+    std::string list;
+    for (const auto& [name, n] : devices)
+      list += (list.empty() ? "" : ", ") + name + ": " + std::to_string(n) + " task" + (n == 1 ? "" : "s");
+    warnings.push_back("perf gates measured on " + std::to_string(devices.size()) + " different devices (" + list +
+                       "): each speedup is over the baseline on the same device, but the totals mix devices");
+  }
   Metrics overall = compute_metrics(all);
   if (overall.unjudged)
     warnings.push_back(std::to_string(overall.unjudged) + " of " + std::to_string(overall.tasks) +

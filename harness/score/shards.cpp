@@ -1,6 +1,7 @@
 #include "shards.h"
 
 #include <algorithm>
+#include <regex>
 
 namespace arena::score {
 
@@ -63,6 +64,32 @@ std::map<std::string, GateResult> merge_gate_tests(const std::vector<TestXml>& f
       g.detail = "conflicting outcomes across Test.xml files: " + summary;
     }
     out.emplace(name, std::move(g));
+  }
+  return out;
+}
+
+std::set<std::string> fuzz_seeds(const TestXml& file) {
+  // CTest quotes every argument ("--fuzz-seed" "123"); a hand-written command line may not.
+  static const std::regex seed_arg("(?:^|[\\s\"])--fuzz-seed\"?(?:\\s+|=)\"?([^\\s\"]+)");
+  std::set<std::string> out;
+  for (const TestRecord& r : file.tests) {
+    std::string suite, task, gate;
+    if (!split_gate_test_name(r.name, &suite, &task, &gate) || is_framework(r)) continue;
+    for (std::sregex_iterator it(r.command_line.begin(), r.command_line.end(), seed_arg), end; it != end; ++it)
+      out.insert((*it)[1].str());
+  }
+  return out;
+}
+
+std::string describe_mixed_fuzz_seeds(const std::vector<TestXml>& files) {
+  std::map<std::string, std::vector<std::string>> by_seed;  // seed -> files
+  for (const TestXml& f : files)
+    for (const std::string& s : fuzz_seeds(f)) by_seed[s].push_back(f.path);
+  if (by_seed.size() < 2) return "";
+  std::string out;
+  for (const auto& [seed, paths] : by_seed) {
+    out += std::string(out.empty() ? "" : "; ") + "--fuzz-seed " + seed + " in ";
+    for (size_t i = 0; i < paths.size(); ++i) out += (i ? ", " : "") + paths[i];
   }
   return out;
 }

@@ -2,9 +2,11 @@
 // results. A test recorded more than once with the same outcome is a duplicate (the first
 // record is used); with different outcomes it is a conflict and counts as failed. A skip
 // carries no judgement: a test skipped in one file and run in another takes the run's outcome
-// (and is listed as a duplicate with a note).
+// (and is listed as a duplicate with a note). Shards of one run were configured alike: their
+// correctness gates name the same --fuzz-seed (the seed of the generated unseen configurations).
 #pragma once
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,5 +25,13 @@ struct MergeReport {
 
 // Keyed by test name. `files` must outlive the result (GateResult::origin points into it).
 std::map<std::string, GateResult> merge_gate_tests(const std::vector<TestXml>& files, MergeReport* report);
+
+// The --fuzz-seed values on the command lines of a file's <suite>/<task>/<gate> tests (one for a
+// file written by one build tree; none where no gate names one).
+std::set<std::string> fuzz_seeds(const TestXml& file);
+
+// "" when every file that names a fuzz seed names the same one; otherwise one line saying which
+// seed each file used, e.g. "--fuzz-seed 111 in a.xml; --fuzz-seed 222 in b.xml, c.xml".
+std::string describe_mixed_fuzz_seeds(const std::vector<TestXml>& files);
 
 }  // namespace arena::score

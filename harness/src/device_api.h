@@ -64,6 +64,8 @@ int arena_dev_flush(void* buf, size_t bytes, void* stream);
 int arena_dev_reset_persisting_l2(void);
 /* Enqueues an empty kernel: measures the event floor. */
 int arena_dev_empty_kernel(void* stream);
+/* Opens (1) or closes (0) the profiler's capture range (ncu --profile-from-start off). */
+int arena_dev_profiler(int on);
 
 #pragma GCC visibility pop
 

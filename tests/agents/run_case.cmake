@@ -45,6 +45,7 @@ function(run_driver)
             "-DHARNESS_INCLUDE=${SOURCE_DIR}/harness/include" "-DSPEC_TOOL=${SPEC_TOOL}"
             "-DRUN_AGENT_TOOL=${RUN_AGENT_TOOL}" "-DDEVICE_INFO_TOOL=${DEVICE_INFO_TOOL}"
             "-DCORRECT_TOOL=${CORRECT_TOOL}" "-DPERF_TOOL=${PERF_TOOL}" "-DDEVICE_LIB=${DEVICE_LIB}"
+            "-DPROFILE_TOOL=${PROFILE_TOOL}" "-DPROFILE_SCRIPT=${PROFILE_SCRIPT}"
             "-DSANDBOX=${sandbox}" "-DAGENT_SCRIPT=${script}" ${ARGN}
             -P "${SOURCE_DIR}/cmake/ArenaAgent.cmake"
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -124,6 +125,14 @@ elseif(CASE STREQUAL "probe_hidden_paths")
   # 0 on a GPU machine; 77 (correctness gate skipped) without a GPU, after the compile step.
   expect("the self-check to compile inside the sandbox (exit ${check_rc}):\n${check_log}"
          check_log MATCHES "compiled in" AND check_rc MATCHES "^(0|77)$")
+  file(READ "${run}/workspace/profile.log" profile_log)
+  file(READ "${run}/workspace/profile.rc" profile_rc)
+  string(STRIP "${profile_rc}" profile_rc)
+  # 0 with a report on a GPU machine with Nsight Compute; 77, saying why, elsewhere.
+  expect("profile.sh to run inside the sandbox (exit ${profile_rc}):\n${profile_log}"
+         profile_log MATCHES "compiled in" AND
+         ((profile_rc STREQUAL "0" AND profile_log MATCHES "bottleneck +[a-z/-]+-bound") OR
+          (profile_rc STREQUAL "77" AND profile_log MATCHES "profile: no GPU here|not installed here")))
 elseif(CASE STREQUAL "torch_workspace")
   file(READ "${run}/workspace/listing.txt" listing)
   file(READ "${TORCH_KERNELS_DIR}/skeleton.hip" skeleton)

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -91,4 +92,48 @@ TEST(Shards, NonGateAndFrameworkTestsAreIgnored) {
   auto g = merge_gate_tests(f, &report);
   EXPECT_EQ(g.size(), 1u);
   EXPECT_EQ(report.ignored_tests, 2);
+}
+
+namespace {
+
+TestRecord with_command(TestRecord r, const std::string& command_line) {
+  r.command_line = command_line;
+  return r;
+}
+
+// A correctness gate's command line as CTest records it (every argument quoted).
+std::string correct_cmd(const std::string& build, const std::string& seed) {
+  return build + "/harness/arena-correct \"--task\" \"/src/tasks/s/t/task.json\" \"--candidate\" \"" + build +
+         "/arena/kernels/s/t/candidate.so\" \"--set\" \"unseen\" \"--fuzz-seed\" \"" + seed + "\" \"--result\" \"" +
+         build + "/arena/results/s/t/correct_unseen.json\"";
+}
+
+}  // namespace
+
+TEST(Shards, FuzzSeedsComeFromGateCommandLines) {
+  TestRecord fw = with_command(rec("framework/x/correct_unseen", "passed"), correct_cmd("/b", "999"));
+  fw.labels = {"framework"};
+  TestXml f = file("a.xml", {with_command(rec("s/t/correct_unseen", "passed"), correct_cmd("/node1/build", "1519564625")),
+                             with_command(rec("s/u/correct_seen", "passed"), "arena-correct --set seen --fuzz-seed=1519564625"),
+                             with_command(rec("s/t/compile", "passed"), "cmake \"-DRESULT=/b/compile.json\" -P x.cmake"),
+                             with_command(rec("selftest/s/t/solution_correct", "passed"), correct_cmd("/b", "7")), fw});
+  EXPECT_EQ(fuzz_seeds(f), (std::set<std::string>{"1519564625"}));
+  EXPECT_TRUE(fuzz_seeds(file("b.xml", {rec("s/t/compile", "passed")})).empty());
+}
+
+TEST(Shards, ShardsOnDifferentHostsWithOneSeedAreOneRun) {
+  // different build roots, one seed; a file naming no seed (compile gates only) does not count
+  std::vector<TestXml> f = {
+      file("node1/Test.xml", {with_command(rec("s/t/correct_unseen", "passed"), correct_cmd("/scratch/n1/build", "42"))}),
+      file("node2/Test.xml", {with_command(rec("s/u/correct_unseen", "passed"), correct_cmd("/tmp/job7/build", "42"))}),
+      file("node3/Test.xml", {rec("s/v/compile", "passed")})};
+  EXPECT_EQ(describe_mixed_fuzz_seeds(f), "");
+}
+
+TEST(Shards, DifferentFuzzSeedsAreNamed) {
+  std::vector<TestXml> f = {
+      file("a.xml", {with_command(rec("s/t/correct_unseen", "passed"), correct_cmd("/n1", "222"))}),
+      file("b.xml", {with_command(rec("s/u/correct_unseen", "passed"), correct_cmd("/n2", "111"))}),
+      file("c.xml", {with_command(rec("s/v/correct_seen", "passed"), correct_cmd("/n3", "222"))})};
+  EXPECT_EQ(describe_mixed_fuzz_seeds(f), "--fuzz-seed 111 in b.xml; --fuzz-seed 222 in a.xml, c.xml");
 }
