@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -126,11 +127,13 @@ std::vector<KernelProfile> parse_ncu_csv(const std::string& text, const std::str
       continue;
     }
     if (f.size() != header.size()) continue;
+    // Only the metrics asked for: the raw page adds every device attribute and roll-up.
+    static const std::set<std::string> wanted(profile_metrics().begin(), profile_metrics().end());
     KernelProfile k;
     for (size_t i = 0; i < header.size(); ++i) {
       double v = 0;
       if (header[i] == "Kernel Name") k.name = f[i];
-      else if (header[i].find("__") != std::string::npos && parse_number(f[i], v)) k.metrics[header[i]] = v;
+      else if (wanted.count(header[i]) && parse_number(f[i], v)) k.metrics[header[i]] = v;
     }
     out.push_back(std::move(k));
   }
@@ -146,20 +149,21 @@ SideProfile summarize(const std::string& side, std::vector<KernelProfile> kernel
   s.side = side;
   s.kernels = std::move(kernels);
   std::map<std::string, double> stall_sum;
-  double weighted[5] = {0, 0, 0, 0, 0}, weight[5] = {0, 0, 0, 0, 0};
-  const char* pct[5] = {kDramPct, kSmSol, kMemSol, kOccupancy, kTheoretical};
+  double weighted[6] = {0, 0, 0, 0, 0, 0}, weight[6] = {0, 0, 0, 0, 0, 0};
+  const char* pct[6] = {kDramPct, kSmSol, kMemSol, kOccupancy, kTheoretical, kTensorPct};
   for (const auto& k : s.kernels) {
     const double t = std::max(0.0, k.get(kDuration, 0));
     s.duration_ns += t;
     s.dram_bytes += std::max(0.0, k.get(kDramRead, 0)) + std::max(0.0, k.get(kDramWrite, 0));
     for (const auto& f : kFlopCounts) s.flops += std::max(0.0, k.get(f[0], 0)) * std::atof(f[1]);
-    for (int i = 0; i < 5; ++i)
+    for (int i = 0; i < 6; ++i)
       if (k.get(pct[i]) >= 0) weighted[i] += k.get(pct[i]) * t, weight[i] += t;
     for (const auto& r : profile_stall_reasons())
       if (k.get(stall_metric(r)) >= 0) stall_sum[r] += k.get(stall_metric(r)) * t;
   }
-  double* dst[5] = {&s.dram_pct, &s.sm_sol_pct, &s.mem_sol_pct, &s.occupancy_pct, &s.theoretical_occupancy_pct};
-  for (int i = 0; i < 5; ++i)
+  double* dst[6] = {&s.dram_pct, &s.sm_sol_pct, &s.mem_sol_pct, &s.occupancy_pct, &s.theoretical_occupancy_pct,
+                    &s.tensor_pct};
+  for (int i = 0; i < 6; ++i)
     if (weight[i] > 0) *dst[i] = weighted[i] / weight[i];
   for (const auto& [r, v] : stall_sum)
     if (s.duration_ns > 0) s.top_stalls.emplace_back(r, v / s.duration_ns);
@@ -194,7 +198,7 @@ std::string format_profile(const std::string& title, const std::vector<SideProfi
   o << title << "\n";
   auto row = [&](const std::string& label, auto cell) {
     char b[64];
-    std::snprintf(b, sizeof b, "%-22s", label.c_str());
+    std::snprintf(b, sizeof b, "%-27s", label.c_str());
     o << b;
     for (const auto& s : sides) {
       std::snprintf(b, sizeof b, "%-30s", cell(s).c_str());
@@ -213,6 +217,7 @@ std::string format_profile(const std::string& title, const std::vector<SideProfi
     const double f = s.duration_ns > 0 ? s.flops / (s.duration_ns * 1e-9) : -1;
     return human(f, "FLOP/s") + (peaks.fp32_flops > 0 && f >= 0 ? " (" + fixed(100 * f / peaks.fp32_flops, 1) + " % fp32)" : "");
   });
+  row("tensor pipe active", [](const SideProfile& s) { return fixed(s.tensor_pct, 1) + " %"; });
   row("SM / memory SOL", [](const SideProfile& s) {
     return fixed(s.sm_sol_pct, 1) + " % / " + fixed(std::max(s.mem_sol_pct, s.dram_pct), 1) + " %";
   });
@@ -226,7 +231,7 @@ std::string format_profile(const std::string& title, const std::vector<SideProfi
     });
   };
   row("longest kernel", [&](const SideProfile& s) { return longest(s).name.substr(0, 28); });
-  row("  regs/thread, smem/blk", [&](const SideProfile& s) {
+  row("  regs/thread, smem/block", [&](const SideProfile& s) {
     const auto& k = longest(s);
     const double smem = std::max(0.0, k.get("launch__shared_mem_per_block_static", 0)) +
                         std::max(0.0, k.get("launch__shared_mem_per_block_dynamic", 0));
@@ -258,6 +263,7 @@ json profile_json(const std::vector<SideProfile>& sides, const DevicePeaks& peak
                           {"dram_bytes", s.dram_bytes}, {"flops", s.flops}, {"dram_pct", s.dram_pct},
                           {"sm_sol_pct", s.sm_sol_pct}, {"mem_sol_pct", s.mem_sol_pct},
                           {"occupancy_pct", s.occupancy_pct}, {"theoretical_occupancy_pct", s.theoretical_occupancy_pct},
+                          {"tensor_pipe_pct", s.tensor_pct},
                           {"top_stalls", stalls}, {"kernels", k}};
   }
   return j;

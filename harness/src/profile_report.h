@@ -32,7 +32,8 @@ struct SideProfile {
   std::vector<KernelProfile> kernels;
   double duration_ns = 0, dram_bytes = 0, flops = 0;
   // Duration-weighted over the kernels (percent of peak).
-  double dram_pct = -1, sm_sol_pct = -1, mem_sol_pct = -1, occupancy_pct = -1, theoretical_occupancy_pct = -1;
+  double dram_pct = -1, sm_sol_pct = -1, mem_sol_pct = -1, occupancy_pct = -1, theoretical_occupancy_pct = -1,
+         tensor_pct = -1;
   std::vector<std::pair<std::string, double>> top_stalls;  // reason, warps stalled per issue
   std::string bottleneck;                                   // memory-bound, compute-bound, ...
   std::string why;                                          // one sentence behind the class

@@ -8,6 +8,8 @@
 #   tests/gpu/evidence.sh agent <name>          the whole suite through agent <name> (e.g. replay), sandboxed
 #   tests/gpu/evidence.sh selftest [regex]      task validation: ctest -L '^selftest$' [-R regex]
 #   tests/gpu/evidence.sh aa [regex]            A/A: the baseline as the candidate (speedups must be ~1)
+#   tests/gpu/evidence.sh scale [regex]         A/A on GPU 0 alone, then on every GPU: wall times, GPU per gate
+#   tests/gpu/evidence.sh profile <task> [I]    profile.sh's report for <suite>/<task>: solution vs baseline
 #   tests/gpu/evidence.sh sandbox               the scripted agent cases (label agents), sandbox probe on the GPU
 #
 # SUITE (default hip2hip) picks the suite, BUDGET the perf budget per gate in seconds.
@@ -25,8 +27,8 @@ suite=${SUITE:-hip2hip}
 # ARENA_TASKS_DIR in the environment: validate the tasks of another folder (e.g. new ones).
 configure() {  # candidate [fallback]
   cmake -S . -B $build -DARENA_HIP_PLATFORM=nvidia -DARENA_SUITES=$suite -DARENA_BUILD_FRAMEWORK_TESTS=OFF \
-    ${BUDGET:+-DARENA_PERF_BUDGET_S=$BUDGET} -DARENA_TASKS_DIR="${ARENA_TASKS_DIR:-$PWD/tasks}" -DARENA_CANDIDATE="$1" -DARENA_CANDIDATE_FALLBACK="${2:-none}" >>"$out/configure.log" 2>&1 ||
-    { tail -40 "$out/configure.log"; exit 1; }
+    ${BUDGET:+-DARENA_PERF_BUDGET_S=$BUDGET} -DARENA_TASKS_DIR="${ARENA_TASKS_DIR:-$PWD/tasks}" -DARENA_CANDIDATE="$1" -DARENA_CANDIDATE_FALLBACK="${2:-none}" \
+    -DARENA_PERF_RUN_SERIAL="${RUN_SERIAL:-ON}" >>"$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
 }
 
 run_ctest() {  # tag, ctest args...
@@ -85,6 +87,41 @@ case ${1:-} in
     run_ctest aa -L "^$suite\$" ${2:+-R "$2"} -j 4
     grep -hE "overall: speedup" "$out/ctest-aa.log"
     ;;
+  scale)  # perf gates may run at once on different GPUs (never two on one: they take all its slots)
+    RUN_SERIAL=OFF configure baseline
+    python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['local'][0]['gpus']=r['local'][0]['gpus'][:1]; json.dump(r,open(sys.argv[2],'w'))" \
+      $build/arena_resources.json $build/arena_resources_gpu0.json
+    for spec in arena_resources_gpu0.json arena_resources.json; do
+      rm -rf $build/arena/results $build/Testing
+      t0=$(date +%s.%N)
+      (cd $build && ctest -T Test -L "^$suite\$" ${2:+-R "$2"} --resource-spec-file $spec -j 8 -V) >"$out/ctest-scale-$spec.log" 2>&1
+      echo "$spec: exit $?, wall $(awk "BEGIN{print $(date +%s.%N) - $t0}") s"
+      python3 - "$build" <<'PY'
+import collections, glob, json, sys
+count, rows = collections.Counter(), []
+for f in sorted(glob.glob(f"{sys.argv[1]}/arena/results/*/*/*.json")):
+    if f.endswith(".gbench.json"):
+        continue
+    j, gate = json.load(open(f)), f.split("/")[-1][:-5]
+    count[(gate, j.get("device", {}).get("id"))] += 1
+    if gate == "perf" and "speedup" in j:
+        rows.append(f"  {f.split('/')[-2]:24s} gpu{j['device']['id']} {j['speedup']:.4f} [{j['ci95_low']:.4f}, {j['ci95_high']:.4f}] {j['verdict']}")
+print("  gates per (gate, gpu):", dict(sorted(count.items(), key=str)))
+print("\n".join(rows))
+PY
+    done
+    ;;
+  profile)  # what ./profile.sh prints in a workspace, for the expert solution
+    configure solution
+    (cd $build && ctest -R "^$suite/$2/compile\$" >/dev/null)
+    k=$PWD/$build/arena/kernels/$suite/$2
+    runner="$PWD/$build/harness/arena-profile" base="$k/baseline.so" cand="$k/candidate.so"
+    if [ "$suite" != hip2hip ]; then runner="python3 $PWD/harness/python/arena_host.py $PWD/$build/harness/libarena_tools.so arena-profile"; fi
+    [ "$suite" = triton2triton ] && base="py:triton:kernel:$PWD/tasks/$suite/$2/baseline.py" cand="py:triton:kernel:$k/candidate.py"
+    [ "$suite" = torch2hip ] && base="py:torch:eager:$PWD/tasks/$suite/$2"
+    sh harness/tools/arena-profile.sh --runner "$runner" --task "tasks/$suite/$2/task.json" --config "${3:-0}" \
+      --out "$out/profile-$2" --title "$suite/$2" --side "candidate=$cand" --side "baseline=$base" | tee "$out/profile-$2.txt"
+    ;;
   sandbox)  # the scripted agent cases on the GPU: the sandbox probe's self-check reaches the device
     cmake -S . -B $build -DARENA_BUILD_FRAMEWORK_TESTS=ON -DARENA_AGENT= -DARENA_TASKS_DIR="$PWD/tasks" >>"$out/configure.log" 2>&1 ||
       { tail -40 "$out/configure.log"; exit 1; }
@@ -103,7 +140,7 @@ case ${1:-} in
     cmake -S . -B $build -DARENA_AGENT= >>"$out/configure.log" 2>&1
     ;;
   *)
-    echo "usage: $0 build | suite <candidate> | case <name> | mixed <name> | agent <name> | selftest [regex] | aa [regex] | sandbox" >&2
+    echo "usage: $0 build | suite <candidate> | case <name> | mixed <name> | agent <name> | selftest [regex] | aa [regex] | scale [regex] | profile <task> [I] | sandbox" >&2
     exit 2
     ;;
 esac

@@ -149,6 +149,78 @@ case $name in
     done
     ;;
 
+  hosts)  # shards of one run recorded on different machines (hosts_*: another site, host, build root and, for
+    # hosts_2, GPU each; every result path points into a build tree that no longer exists)
+    roots=()
+    for d in hosts_0 hosts_1 hosts_2; do
+      xml=$(ls $d/Testing/*/Test.xml)
+      contains "$xml" "^	Hostname=\"gpu-node-0$((${d#hosts_} + 1))\"" # hosts_0 ran on gpu-node-01, ...
+      root=$(grep -oE '"--result" "[^"]*/arena/results/' "$xml" | head -1 | sed -E 's/"--result" "//; s#/arena/results/$##')
+      if [ -z "$root" ] || [ -e "$root" ]; then fail "$xml: recorded build root '$root' should name a vanished build tree"; fi
+      roots+=("$root")
+    done
+    [ "$(printf '%s\n' "${roots[@]}" | sort -u | wc -l)" -eq 3 ] || fail "the shards share a build root: ${roots[*]}"
+    # the three shards make all_pass's run (same results, same numbers), in any order
+    for order in "hosts_0 hosts_1 hosts_2" "hosts_2 hosts_0 hosts_1"; do
+      run=r-${order// /-}
+      # shellcheck disable=SC2086
+      "$score" $order --results-dir "$results" --run "$run"
+      first=${order%% *}
+      "$check" "$results/$run/scores.json" \
+        inputs#3 "inputs:[0]:site=gpu-node-0$((${first#hosts_} + 1))" 'inputs:[0]:fuzz_seeds:[0]~^1519564625$' \
+        'inputs:[1]:fuzz_seeds#1' 'inputs:[2]:build_name=Linux-nvidia-solution' \
+        overall:tasks=5 overall:judged=5 overall:compile_rate=1 overall:correct_seen_rate=1 \
+        overall:correct_unseen_rate=1 overall:correct=5 overall:geomean_speedup_correct=2.782221 \
+        overall:geomean_speedup_all=2.782221 overall:fast_p:1.0=0.8 overall:aka_score_mean=459.6011 \
+        duplicates#0 conflicts#0 tasks#5 \
+        'tasks:[hip2hip/gelu_f16]:gates:perf:files:[0]~^hosts_0/' 'tasks:[hip2hip/softmax_rows]:gates:compile:files:[0]~^hosts_0/' \
+        'tasks:[hip2hip/gemm_f32]:gates:correct_unseen:files:[0]~^hosts_1/' 'tasks:[hip2hip/transpose_2d]:gates:perf:files#1' \
+        'tasks:[hip2hip/reduce_sum]:gates:perf:result~/fixtures/hosts_2/arena/results/hip2hip/reduce_sum/perf\.json$' \
+        'tasks:[hip2hip/gemm_f32]:gates:correct_unseen:result~/fixtures/hosts_1/arena/results/' \
+        'tasks:[hip2hip/gelu_f16]:notes#0' 'tasks:[hip2hip/gemm_f32]:notes#0' 'tasks:[hip2hip/reduce_sum]:notes#0' \
+        'tasks:[hip2hip/softmax_rows]:notes#0' 'tasks:[hip2hip/transpose_2d]:notes#0' \
+        'tasks:[hip2hip/gelu_f16]:speedup=2.046454' 'tasks:[hip2hip/reduce_sum]:speedup=4.402666' \
+        'tasks:[hip2hip/softmax_rows]:verdict=SAME' 'tasks:[hip2hip/transpose_2d]:configs#4' \
+        'tasks:[hip2hip/gemm_f32]:gates:correct_unseen:configs_passed=14' \
+        'tasks:[hip2hip/gelu_f16]:device=NVIDIA H200' 'tasks:[hip2hip/reduce_sum]:device=NVIDIA H100 80GB HBM3' \
+        warnings#1 'warnings:[0]=perf gates measured on 2 different devices (NVIDIA H100 80GB HBM3: 1 task, NVIDIA H200: 4 tasks): each speedup is over the baseline on the same device, but the totals mix devices'
+      contains "$results/$run/summary.md" 'Warning:\*\* perf gates measured on 2 different devices'
+    done
+    # shard 1 run again on gpu-node-04, where gemm_f32's correct_unseen failed (and so its perf did not run):
+    # named conflicts, counted as failed; transpose_2d's four gates are duplicates
+    for order in "hosts_0 hosts_1 hosts_2 hosts_rerun" "hosts_rerun hosts_2 hosts_1 hosts_0"; do
+      run=c-${order// /-}
+      # shellcheck disable=SC2086
+      "$score" $order --results-dir "$results" --run "$run"
+      "$check" "$results/$run/scores.json" \
+        inputs#4 overall:tasks=5 overall:correct=4 overall:conflicts=2 overall:correct_unseen_rate=0.8 \
+        overall:generalization_gap=0.2 overall:geomean_speedup_correct=2.799866 overall:geomean_speedup_all=2.278819 \
+        overall:fast_p:1.0=0.6 overall:aka_score_mean=385.3462 \
+        conflicts#2 'conflicts:[hip2hip/gemm_f32/correct_unseen]:records#2' \
+        'conflicts:[hip2hip/gemm_f32/perf]:records#2' duplicates#6 'duplicates:[hip2hip/transpose_2d/perf]:files#2' \
+        'duplicates:[hip2hip/gemm_f32/compile]:outcome=passed' \
+        'tasks:[hip2hip/gemm_f32]:gates:correct_unseen:outcome=conflict' 'tasks:[hip2hip/gemm_f32]:correct=false' \
+        'tasks:[hip2hip/gemm_f32]:aka_score=20' 'tasks:[hip2hip/gemm_f32]:gates:perf:outcome=conflict' \
+        'tasks:[hip2hip/gemm_f32]:errors:[0]~^correct_unseen: conflicting outcomes across Test.xml files: (passed in hosts_1/.*, failed in hosts_rerun/|failed in hosts_rerun/.*, passed in hosts_1/)' \
+        'tasks:[hip2hip/transpose_2d]:correct=true' 'tasks:[hip2hip/transpose_2d]:speedup=6.818' \
+        'warnings:[0]=2 test(s) with conflicting outcomes across Test.xml files: counted as failed'
+      contains "$results/$run/summary.md" '^- `hip2hip/gemm_f32/correct_unseen`: (passed|failed) in `hosts_(1|rerun)/'
+    done
+    # a shard from a build configured with another fuzz seed is not part of this run: refused, nothing written
+    set +e
+    "$score" hosts_0 hosts_1 hosts_other_seed --results-dir "$results" --run mixed 2>"$work/stderr"
+    rc=$?
+    set -e
+    cat "$work/stderr"
+    [ "$rc" -eq 1 ] || fail "shards with different fuzz seeds were accepted (exit $rc)"
+    contains "$work/stderr" 'not shards of one run: .*--fuzz-seed 1000000007 in hosts_other_seed/Testing/[0-9-]+/Test\.xml; --fuzz-seed 1519564625 in hosts_0/Testing/[0-9-]+/Test\.xml, hosts_1/'
+    [ ! -e "$results/mixed" ] || fail "a run folder was written for shards with different fuzz seeds"
+    "$score" hosts_0 hosts_1 hosts_other_seed --results-dir "$results" --run mixed --allow-mixed-seeds
+    "$check" "$results/mixed/scores.json" overall:tasks=5 overall:correct=5 'inputs:[2]:fuzz_seeds:[0]~^1000000007$' \
+      'warnings:[0]~^the Test\.xml files used different fuzz seeds \(--fuzz-seed 1000000007 in hosts_other_seed/'
+    no_leftovers "$results"
+    ;;
+
   compare)  # A vs B: a clear win, a clear loss, noise, a task that broke, one that was fixed, one bad in both
     "$score" compare_a --results-dir "$results" --run A >/dev/null
     "$score" compare_b --results-dir "$results" --run B >/dev/null

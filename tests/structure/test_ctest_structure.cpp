@@ -1,5 +1,6 @@
 // The generated CTest structure, read back through `ctest --show-only=json-v1`: every task
-// has its four gates with the right labels, fixtures, resource groups, skip code and timeouts.
+// of the configured suites has its four gates with the right labels, fixtures, resource
+// groups, skip code and timeouts, and each suite's gates run the right runners.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -65,13 +66,33 @@ std::map<std::string, TestInfo> tests_by_name() {
   return out;
 }
 
+// The suites configure generated gates for (ARENA_SUITES, comma-separated here; empty: all).
+bool suite_configured(const std::string& suite) {
+  const std::string list = ARENA_SUITES;
+  if (list.empty()) return true;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string::npos) end = list.size();
+    if (list.compare(start, end - start, suite) == 0) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+// The tasks configure generated gates for: every task.json under ARENA_TASKS_DIR whose suite
+// is configured.
 std::vector<arena::TaskSpec> shipped_tasks() {
   std::vector<arena::TaskSpec> v;
-  for (const auto& suite : fs::directory_iterator(fs::path(ARENA_SOURCE_DIR) / "tasks"))
-    if (suite.is_directory())
+  for (const auto& suite : fs::directory_iterator(fs::path(ARENA_TASKS_DIR)))
+    if (suite.is_directory() && suite_configured(suite.path().filename().string()))
       for (const auto& task : fs::directory_iterator(suite.path()))
         if (fs::exists(task.path() / "task.json")) v.push_back(arena::load_task(task.path() / "task.json"));
   return v;
+}
+
+bool is_triton(const arena::TaskSpec& t) {
+  return t.candidate.size() > 3 && t.candidate.compare(t.candidate.size() - 3, 3, ".py") == 0;
 }
 
 }  // namespace
@@ -128,6 +149,7 @@ TEST(CTestStructure, GpuGatesSkipWithoutADeviceAndClaimAGpu) {
 }
 
 TEST(CTestStructure, EveryTaskHasItsValidationTests) {
+  if (!ARENA_SELFTEST) GTEST_SKIP() << "configured with ARENA_SELFTEST=OFF";
   auto tests = tests_by_name();
   for (const auto& t : shipped_tasks()) {
     const std::string prefix = "selftest/" + t.suite + "/" + t.name + "/";
@@ -175,6 +197,54 @@ TEST(CTestStructure, TorchTasksJudgeAgainstTheirReferenceModel) {
     // The agent's start: the ABI skeleton configure generated from the spec.
     EXPECT_TRUE(fs::exists(fs::path(ARENA_BINARY_DIR) / "arena" / "kernels" / id / "skeleton.hip")) << id;
   }
-  if (fs::exists(fs::path(ARENA_SOURCE_DIR) / "tasks" / "torch2hip")) EXPECT_GT(torch_tasks, 0);
+  if (suite_configured("torch2hip") && fs::exists(fs::path(ARENA_TASKS_DIR) / "torch2hip")) EXPECT_GT(torch_tasks, 0);
 }
 
+
+// triton2triton gates run the same runners through the Python host, which serves the Triton
+// modules (py:triton:kernel:<file>); the oracle is the task's reference.cpp built with the
+// project, and the compile gate is the module check (arena_check_triton.py), which copies the
+// candidate next to the task's other build products.
+TEST(CTestStructure, TritonTasksRunTheirModulesThroughThePythonHost) {
+  auto tests = tests_by_name();
+  int triton_tasks = 0;
+  for (const auto& t : shipped_tasks()) {
+    if (!is_triton(t)) continue;
+    ++triton_tasks;
+    const std::string id = t.suite + "/" + t.name;
+    const std::string dir = fs::absolute(t.dir).lexically_normal().string();
+    const std::string kdir = (fs::path(ARENA_BINARY_DIR) / "arena" / "kernels" / id).lexically_normal().string();
+    EXPECT_EQ(t.candidate, "kernel.py") << id;
+    EXPECT_FALSE(t.torch.present) << id << ": a Triton task has no reference model";
+
+    const auto& compile = tests[id + "/compile"].command;
+    ASSERT_GE(compile.size(), 4u) << id << "/compile";
+    EXPECT_NE(compile[1].find("arena_check_triton.py"), std::string::npos) << id << "/compile: " << compile[1];
+    EXPECT_EQ(compile[3], kdir + "/candidate.py") << id << "/compile";
+    EXPECT_EQ(fs::path(compile[2]).extension(), ".py") << id << "/compile: " << compile[2];
+
+    for (const char* gate : {"correct_seen", "correct_unseen", "perf"}) {
+      const auto& cmd = tests[id + "/" + gate].command;
+      ASSERT_GE(cmd.size(), 3u) << id << "/" << gate;
+      EXPECT_NE(cmd[1].find("arena_host.py"), std::string::npos) << id << "/" << gate << ": " << cmd[1];
+      EXPECT_TRUE(has_arg(cmd, "py:triton:kernel:" + kdir + "/candidate.py")) << id << "/" << gate;
+      EXPECT_TRUE(has_arg(cmd, "py:triton:kernel:" + dir + "/baseline.py")) << id << "/" << gate;
+      EXPECT_TRUE(has_arg(cmd, kdir + "/reference.so")) << id << "/" << gate << ": the oracle is reference.cpp";
+      EXPECT_FALSE(has_arg(cmd, "torch eager")) << id << "/" << gate;
+    }
+    EXPECT_TRUE(fs::exists(fs::path(kdir) / "reference.so")) << id << ": reference.cpp not built";
+
+    if (!ARENA_SELFTEST) continue;
+    const std::string prefix = "selftest/" + id + "/";
+    const auto& compile_solution = tests[prefix + "compile_solution"].command;
+    ASSERT_GE(compile_solution.size(), 4u) << prefix << "compile_solution";
+    EXPECT_NE(compile_solution[1].find("arena_check_triton.py"), std::string::npos) << prefix << "compile_solution";
+    EXPECT_EQ(compile_solution[2], dir + "/solution.py") << prefix << "compile_solution";
+    EXPECT_TRUE(has_arg(tests[prefix + "baseline_correct"].command, "py:triton:kernel:" + dir + "/baseline.py"))
+        << prefix << "baseline_correct";
+    EXPECT_TRUE(has_arg(tests[prefix + "solution_faster"].command, "py:triton:kernel:" + kdir + "/solution.py"))
+        << prefix << "solution_faster";
+  }
+  if (suite_configured("triton2triton") && fs::exists(fs::path(ARENA_TASKS_DIR) / "triton2triton"))
+    EXPECT_GT(triton_tasks, 0);
+}

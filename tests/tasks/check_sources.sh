@@ -5,10 +5,13 @@
 # reference.cpp compiles warning-free. torch2hip tasks: the generated ABI skeleton and
 # solution.hip compile, and, with a Python that has PyTorch (ARENA_PYTHON, else
 # /usr/bin/python3), reference.py builds its model for every configuration with its state
-# bound as task.json says. Needs configured build trees (tests/run.sh makes build/test-nvidia
-# and build/test-amd).
+# bound as task.json says. triton2triton tasks (candidate kernel.py): baseline.py and
+# solution.py pass the compile gate (harness/python/arena_check_triton.py) and define
+# launch() as the spec says, README.md names it (tests/structure/check_triton_tasks.py), and
+# reference.cpp compiles warning-free. Needs configured build trees (tests/run.sh makes
+# build/test-nvidia and build/test-amd).
 #
-#   tests/tasks/check_sources.sh tasks/hip2hip/<task> [more task folders]
+#   tests/tasks/check_sources.sh tasks/<suite>/<task> [more task folders]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 spec_tool=""
@@ -27,7 +30,10 @@ for dir in "$@"; do
   "$spec_tool" check "$dir/task.json" >"$tmp/spec.log" 2>&1 || problems+=("spec: $(cat "$tmp/spec.log")")
   torch=0
   grep -q '"torch"' "$dir/task.json" && torch=1
+  triton=0
+  grep -Eq '"candidate" *: *"[^"]*\.py"' "$dir/task.json" && triton=1
   kinds="baseline solution"
+  [ $triton = 1 ] && kinds=""  # Python modules: no kernel library to build
   if [ $torch = 1 ]; then
     kinds="skeleton solution"
     "$spec_tool" skeleton "$dir/task.json" "$tmp/skeleton.hip" >"$tmp/spec.log" 2>&1 || problems+=("skeleton: $(cat "$tmp/spec.log")")
@@ -67,6 +73,19 @@ for c in spec['configs']['seen'] + spec['configs'].get('unseen', []):
     fi
   else
     files="README.md baseline.hip solution.hip reference.cpp task.json"
+    if [ $triton = 1 ]; then
+      files="README.md baseline.py solution.py reference.cpp task.json"
+      py=""
+      for p in "${ARENA_PYTHON:-}" /usr/bin/python3 python3; do
+        [ -n "$p" ] && "$p" -c "import ast, json" 2>/dev/null && { py=$p; break; }
+      done
+      if [ -n "$py" ]; then
+        "$py" "$root/tests/structure/check_triton_tasks.py" "$dir" >"$tmp/triton.log" 2>&1 ||
+          problems+=("$(grep '^FAILED: ' "$tmp/triton.log" | sed 's/^FAILED: //')")
+      else
+        problems+=("no Python here to run the Triton module checks")
+      fi
+    fi
     g++ -std=c++17 -O2 -Wall -Wextra -Werror -shared -fPIC -I"$root/harness/include" "$dir/reference.cpp" \
       -o "$tmp/reference.so" >"$tmp/ref.log" 2>&1 || problems+=("reference.cpp: $(head -30 "$tmp/ref.log")")
   fi

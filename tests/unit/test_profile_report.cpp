@@ -2,6 +2,10 @@
 // bottleneck class each side gets.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
 #include "profile_report.h"
 
 using namespace arena;
@@ -99,4 +103,35 @@ TEST(ProfileReport, MetricSetHoldsWhatTheReportReads) {
   for (const char* need : {"gpu__time_duration.sum", "dram__bytes_read.sum", "launch__registers_per_thread",
                            "sm__throughput.avg.pct_of_peak_sustained_elapsed"})
     EXPECT_NE(std::find(m.begin(), m.end(), need), m.end()) << need;
+}
+
+// Output recorded by profile.sh's ncu command on an NVIDIA H100 (tests/data/ncu): the
+// parser must keep reading what Nsight Compute really writes.
+namespace {
+std::string recorded(const std::string& name) {
+  std::ifstream f(std::string(ARENA_TEST_DATA_DIR) + "/ncu/" + name);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+}  // namespace
+
+TEST(ProfileReport, RecordedHipKernel) {
+  auto k = parse_ncu_csv(recorded("h100_hip2hip_gelu_f16_solution.csv"), "gelu");
+  ASSERT_EQ(k.size(), 1u);
+  EXPECT_NE(k[0].name.find("gelu_vec8"), std::string::npos) << k[0].name;
+  for (const auto& m : profile_metrics()) EXPECT_GE(k[0].get(m), 0) << "missing from the recorded run: " << m;
+  SideProfile s = summarize("candidate", k);
+  EXPECT_NEAR(s.duration_ns, 25280, 100);
+  EXPECT_GT(s.dram_bytes, 4e7);  // 16 Mi halves in and out, partly cached
+  EXPECT_FALSE(s.bottleneck.empty());
+}
+
+TEST(ProfileReport, RecordedTritonKernelThroughThePythonHost) {
+  auto k = parse_ncu_csv(recorded("h100_triton2triton_gemm_f16_baseline.csv"), "gemm");
+  ASSERT_EQ(k.size(), 1u);
+  EXPECT_EQ(k[0].name, "gemm_kernel");
+  SideProfile s = summarize("baseline", k);
+  EXPECT_GT(s.tensor_pct, 0);  // tl.dot runs on the tensor pipe
+  EXPECT_EQ(s.bottleneck, "memory-bound");
 }
