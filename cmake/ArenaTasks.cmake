@@ -192,6 +192,30 @@ function(_arena_add_selftests id key)
     RESOURCE_GROUPS "gpus:${ARENA_PERF_SLOTS}" RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT ${_perf_timeout})
 endfunction()
 
+# Opt-in (ARENA_PROFILE): one launch of candidate and baseline each under Nsight Compute on
+# the first seen configuration; the report's bottleneck classes become measurements.
+function(_arena_add_profile_test id key candidate baseline)
+  set(runner "$<TARGET_FILE:arena-profile>")
+  set(base_side "baseline=${baseline}")
+  if(${key}_TORCH OR ${key}_TRITON)
+    set(runner "\"${ARENA_PYTHON}\" \"${CMAKE_SOURCE_DIR}/harness/python/arena_host.py\" \"$<TARGET_FILE:arena_tools>\" arena-profile")
+  endif()
+  if(${key}_TORCH)
+    set(base_side "torch_eager=${baseline}")
+  endif()
+  set(rdir "${ARENA_GATE_RESULTS_DIR}/${id}")
+  add_test(NAME ${id}/profile
+    COMMAND sh "${CMAKE_SOURCE_DIR}/harness/tools/arena-profile.sh" --runner "${runner}" --task "${${key}_DIR}/task.json"
+            --out "${rdir}/profile" --result "${rdir}/profile.json" --title "${id}" --measurements
+            --side "candidate=${candidate}" --side "${base_side}")
+  set_tests_properties(${id}/profile PROPERTIES
+    LABELS "${${key}_SUITE};${${key}_CATEGORY};profile;gpu" FIXTURES_REQUIRED "${id}/compiled;${id}/correct"
+    RESOURCE_GROUPS "gpus:${ARENA_PERF_SLOTS}" SKIP_RETURN_CODE 77 TIMEOUT 600)
+  if(ARENA_PERF_RUN_SERIAL)
+    set_tests_properties(${id}/profile PROPERTIES RUN_SERIAL TRUE)
+  endif()
+endfunction()
+
 # The task's host oracle (reference.cpp), built with the project; sets <out> to its runner arguments.
 function(_arena_add_reference id key out)
   set(${out} "" PARENT_SCOPE)
@@ -321,6 +345,9 @@ function(_arena_add_task id)
     RESOURCE_GROUPS "gpus:${ARENA_PERF_SLOTS}" SKIP_RETURN_CODE 77 TIMEOUT ${_perf_timeout})
   if(ARENA_PERF_RUN_SERIAL)
     set_tests_properties(${id}/perf PROPERTIES RUN_SERIAL TRUE)
+  endif()
+  if(ARENA_PROFILE)
+    _arena_add_profile_test(${id} ${key} "${candidate_arg}" "${baseline}")
   endif()
   if(ARENA_SELFTEST)
     _arena_add_selftests(${id} ${key})

@@ -5,7 +5,8 @@
 
 namespace arena::score {
 
-const std::vector<std::string> kGates = {"agent", "compile", "correct_seen", "correct_unseen", "perf"};
+// profile is opt-in (ARENA_PROFILE): the bottleneck class of both sides, no part of any verdict.
+const std::vector<std::string> kGates = {"agent", "compile", "correct_seen", "correct_unseen", "perf", "profile"};
 
 const char* outcome_name(Outcome o) {
   switch (o) {

@@ -188,7 +188,18 @@ TaskScore score_task(const std::string& suite, const std::string& task,
   };
   for (const auto& name : kGates)
     if (gates.count(name) && gates.at(name)) t.gates[name] = view_of(*gates.at(name));
-    else if (name != "agent") t.gates[name] = GateView{};
+    else if (name != "agent" && name != "profile") t.gates[name] = GateView{};
+  if (gates.count("profile") && gates.at("profile")) {
+    const std::string prefix = "bottleneck.";
+    for (const auto& [k, v] : gate("profile").record.texts)
+      if (k.rfind(prefix, 0) == 0) t.bottleneck[k.substr(prefix.size())] = v;
+    if (!t.bottleneck.empty()) {
+      std::string line = "profile:";
+      for (const auto& [side, cls] : t.bottleneck) line += " " + side + " " + cls + ";";
+      line.pop_back();
+      t.notes.push_back(line);
+    }
+  }
   t.agent_seconds = kNaN;
   if (gates.count("agent") && gates.at("agent")) {
     const GateResult& a = gate("agent");
@@ -325,6 +336,7 @@ json task_to_json(const TaskScore& t) {
             {"speedup_vs", speedup_vs},
             {"fraction_of_peak", finite_or_null(t.fraction_of_peak)},
             {"device", t.device.empty() ? json(nullptr) : json(t.device)},
+            {"bottleneck", t.bottleneck},
             {"aka_score", t.aka_score},
             {"errors", t.errors},
             {"notes", t.notes},

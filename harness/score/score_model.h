@@ -49,6 +49,7 @@ struct TaskScore {
   std::map<std::string, SpeedupVs> speedup_vs;   // further references, by name
   double fraction_of_peak;          // lowest candidate fraction of peak over the perf configurations
   std::string device;
+  std::map<std::string, std::string> bottleneck;  // side -> class, from the opt-in profile gate
   std::vector<PerfConfig> configs;
   double aka_score = 0;
   std::vector<std::string> errors;  // "<gate>: <line>"
@@ -58,7 +59,8 @@ struct TaskScore {
 // AgentKernelArena's points: 0 not compiled, 20 compiled but not correct, 120 + 100 x speedup correct.
 double aka_points(bool compiled, bool correct, double speedup);
 
-// gates: any of agent, compile, correct_seen, correct_unseen, perf (absent ones are "missing").
+// gates: any of agent, compile, correct_seen, correct_unseen, perf, profile (absent ones are "missing";
+// agent and profile are optional and absent when not run).
 TaskScore score_task(const std::string& suite, const std::string& task,
                      const std::map<std::string, const GateResult*>& gates);
 

@@ -2,7 +2,7 @@
 # Profiles one launch per side under Nsight Compute and prints arena-profile's report.
 #
 #   arena-profile.sh --runner 'CMD' --task task.json [--config I] --out DIR [--title TEXT]
-#                    --side NAME=KERNEL [--side NAME=KERNEL ...] [--measurements]
+#                    [--result profile.json] --side NAME=KERNEL [--side NAME=KERNEL ...] [--measurements]
 #
 # CMD runs the arena-profile tool (its path, or the Python host with libarena_tools.so and
 # the tool name for Python kernels). Each side is launched by `CMD launch` inside ncu's
@@ -10,7 +10,7 @@
 # alone (--clock-control none) so the numbers match the perf gate's. Exit status: 0 report
 # printed, 1 a side could not be profiled, 77 no profiler or no GPU here (said why).
 set -u
-runner="" task="" config=0 out="" sides="" measurements=0 title=profile
+runner="" task="" config=0 out="" sides="" measurements=0 title=profile result=""
 while [ $# -gt 0 ]; do
   case $1 in
     --runner) runner=$2; shift 2 ;;
@@ -18,6 +18,7 @@ while [ $# -gt 0 ]; do
     --config) config=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --title) title=$2; shift 2 ;;
+    --result) result=$2; shift 2 ;;
     --side) sides="$sides $2"; shift 2 ;;
     --measurements) measurements=1; shift ;;
     *) echo "arena-profile.sh: unknown argument '$1'" >&2; exit 2 ;;
@@ -43,6 +44,7 @@ done
 [ -n "$ncu" ] || { echo "profile: Nsight Compute (ncu) is not installed here (set ARENA_NCU to its path)" >&2; exit 77; }
 
 mkdir -p "$out"
+[ -n "$result" ] || result=$out/profile.json
 # The fixed metric set, less what this GPU's Nsight Compute does not know (an unknown name
 # would fail the whole run).
 wanted=$(eval "$runner metrics") || { echo "profile: cannot list the metrics ($runner metrics)" >&2; exit 1; }
@@ -68,5 +70,5 @@ for s in $sides; do
   fi
   report_args="$report_args --side $name=$out/$name.csv"
 done
-eval "$runner report $report_args --info \"\$out/device.json\" --title \"\$title seen[\$config]\" --result \"\$out/profile.json\" \
+eval "$runner report $report_args --info \"\$out/device.json\" --title \"\$title seen[\$config]\" --result \"\$result\" \
   --measurements $measurements"

@@ -224,3 +224,20 @@ TEST(ScoreModel, SpeedupsOverEachReferenceFromJsonAndFromMeasurements) {
   EXPECT_TRUE(plain.speedup_vs.empty());
 }
 
+
+TEST(ScoreModel, OptionalProfileGateRecordsBottlenecksWithoutJudging) {
+  Gates x = all_passed(perf_json(2.0, 1.9, 2.1, "FASTER"));
+  TaskScore without = x.score();
+  EXPECT_TRUE(without.bottleneck.empty());
+  EXPECT_EQ(without.gates.count("profile"), 0u);  // not run: not a missing gate
+  GateResult p = gate(Outcome::failed);
+  p.record.texts["bottleneck.candidate"] = "memory-bound";
+  p.record.texts["bottleneck.baseline"] = "latency/occupancy-bound";
+  x.g["profile"] = p;
+  TaskScore with = x.score();
+  EXPECT_EQ(with.bottleneck.at("candidate"), "memory-bound");
+  EXPECT_EQ(with.bottleneck.at("baseline"), "latency/occupancy-bound");
+  EXPECT_TRUE(with.correct);  // a failed profile never changes the verdict
+  EXPECT_DOUBLE_EQ(with.speedup, 2.0);
+  EXPECT_EQ(task_to_json(with)["bottleneck"]["candidate"], "memory-bound");
+}
