@@ -130,7 +130,7 @@ PY
     echo "ctest agents: exit $?"
     grep -E "^ *[0-9]+/[0-9]+ Test +#" "$out/ctest-sandbox.log"
     w=$build/tests/agents/work/probe_hidden_paths/workspace
-    for f in probe.txt check.rc check.log; do echo "== $f"; cat "$w/$f"; done | tee "$out/sandbox-probe.txt"
+    for f in probe.txt check.rc check.log profile.rc profile.log; do echo "== $f"; cat "$w/$f"; done | tee "$out/sandbox-probe.txt"
     ;;
   agent)
     cmake -S . -B $build -DARENA_AGENT="$2" -DARENA_AGENT_SANDBOX=ON -DARENA_AGENT_REDO=ON \
