@@ -152,8 +152,7 @@ file(WRITE "${_ws}/profile.sh"
 set -e
 T='${_tools}'
 export T
-cd \"$(dirname \"$0\")
-endif()\"
+cd \"$(dirname \"$0\")\"
 config=0
 case \"\${1:-}\" in
   --config) config=\"\${2:-}\" ;;
@@ -165,6 +164,7 @@ export LD_LIBRARY_PATH=\"$T:$LD_LIBRARY_PATH\"
 ${_compile}
 exec sh \"$T/arena-profile.sh\" --runner '${_profile_runner}' --task task.json --config \"$config\" --out .check/profile --title '${TASK_ID}' --side \"candidate=${_candidate_arg}\" --side \"${_base_side}\"
 ")
+endif()
 
 # --- the prompt ----------------------------------------------------------------------
 execute_process(COMMAND "${DEVICE_INFO_TOOL}" OUTPUT_VARIABLE _device OUTPUT_STRIP_TRAILING_WHITESPACE
