@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Runs arena-correct or arena-perf (from libarena_tools.so) inside this interpreter, so that
-kernels and oracles named "py:<kind>:<mode>:<where>" can be Python: PyTorch reference
-models ("py:torch:<mode>:<task folder>") and Triton kernels ("py:triton:kernel:<module file>"). They share the runner's process, device context and stream, so
+"""Runs arena-correct, arena-perf or arena-profile (from libarena_tools.so) inside this
+interpreter, so that kernels and oracles named "py:<kind>:<mode>:<where>" can be Python:
+PyTorch reference models ("py:torch:<mode>:<task folder>") and Triton kernels
+("py:triton:kernel:<module file>"). They share the runner's process, device context and stream, so
 the runner's inputs, poison, red zones, comparisons, timing and statistics apply unchanged.
 
-    arena_host.py <libarena_tools.so> <arena-correct|arena-perf> [tool options...]
+    arena_host.py <libarena_tools.so> <arena-correct|arena-perf|arena-profile> [tool options...]
 
 Exit status is the tool's (77: skipped, e.g. no GPU or no PyTorch)."""
 import ctypes
