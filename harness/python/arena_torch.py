@@ -243,7 +243,7 @@ class DeviceModel:
 
 
 def _report(mode, e):
-    print(f"py:torch:{mode}: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+    print(f"py:torch:{mode}: {arena_abi.describe_error(e)}", file=sys.stderr, flush=True)
     if os.environ.get("ARENA_PY_TRACEBACK"):
         import traceback
         traceback.print_exc()
