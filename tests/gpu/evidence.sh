@@ -9,10 +9,13 @@
 #   tests/gpu/evidence.sh selftest [regex]      task validation: ctest -L '^selftest$' [-R regex]
 #   tests/gpu/evidence.sh aa [regex]            A/A: the baseline as the candidate (speedups must be ~1)
 #   tests/gpu/evidence.sh scale [regex]         A/A on GPU 0 alone, then on every GPU: wall times, GPU per gate
+#   tests/gpu/evidence.sh timing [regex]        the suite with the expert solutions at default settings, as
+#                                               the main job runs it: where the time goes (suite_timing.py)
 #   tests/gpu/evidence.sh profile <task> [I]    profile.sh's report for <suite>/<task>: solution vs baseline
 #   tests/gpu/evidence.sh sandbox               the scripted agent cases (label agents), sandbox probe on the GPU
 #
-# SUITE (default hip2hip) picks the suite, BUDGET the perf budget per gate in seconds.
+# SUITE (default hip2hip) picks the suite, BUDGET the perf budget per gate in seconds, JOBS
+# the ctest parallelism of scale (default 8) and timing (default: all cores).
 # Logs and result JSON go to $OUT (or ./gpu-evidence). Tools the machine lacks (bwrap) are
 # taken from .deps/usr/bin when tests/gpu/prepare-deps.sh filled it.
 set -uo pipefail
@@ -29,6 +32,14 @@ configure() {  # candidate [fallback]
   cmake -S . -B $build -DARENA_HIP_PLATFORM=nvidia -DARENA_SUITES=$suite -DARENA_BUILD_FRAMEWORK_TESTS=OFF \
     ${BUDGET:+-DARENA_PERF_BUDGET_S=$BUDGET} -DARENA_TASKS_DIR="${ARENA_TASKS_DIR:-$PWD/tasks}" -DARENA_CANDIDATE="$1" -DARENA_CANDIDATE_FALLBACK="${2:-none}" \
     -DARENA_PERF_RUN_SERIAL="${RUN_SERIAL:-ON}" >>"$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
+}
+
+# ctest without -V, each line stamped with the time it was printed: suite_timing.py's input.
+stamped_ctest() {  # log, ctest args...
+  local log=$1
+  shift
+  (cd $build && ctest "$@") 2>&1 | perl -MTime::HiRes=time -ne '$|=1; printf "%.3f %s", time, $_' >"$log"
+  return "${PIPESTATUS[0]}"
 }
 
 run_ctest() {  # tag, ctest args...
@@ -93,23 +104,25 @@ case ${1:-} in
       $build/arena_resources.json $build/arena_resources_gpu0.json
     for spec in arena_resources_gpu0.json arena_resources.json; do
       rm -rf $build/arena/results $build/Testing
-      t0=$(date +%s.%N)
-      (cd $build && ctest -T Test -L "^$suite\$" ${2:+-R "$2"} --resource-spec-file $spec -j 8 -V) >"$out/ctest-scale-$spec.log" 2>&1
-      echo "$spec: exit $?, wall $(awk "BEGIN{print $(date +%s.%N) - $t0}") s"
+      stamped_ctest "$out/ctest-scale-$spec.log" -T Test -L "^$suite\$" ${2:+-R "$2"} --resource-spec-file $spec -j "${JOBS:-8}"
+      echo "== $spec: exit $?"
+      python3 tests/gpu/suite_timing.py "$out/ctest-scale-$spec.log" $build/arena/results
       python3 - "$build" <<'PY'
-import collections, glob, json, sys
-count, rows = collections.Counter(), []
-for f in sorted(glob.glob(f"{sys.argv[1]}/arena/results/*/*/*.json")):
-    if f.endswith(".gbench.json"):
-        continue
-    j, gate = json.load(open(f)), f.split("/")[-1][:-5]
-    count[(gate, j.get("device", {}).get("id"))] += 1
-    if gate == "perf" and "speedup" in j:
-        rows.append(f"  {f.split('/')[-2]:24s} gpu{j['device']['id']} {j['speedup']:.4f} [{j['ci95_low']:.4f}, {j['ci95_high']:.4f}] {j['verdict']}")
-print("  gates per (gate, gpu):", dict(sorted(count.items(), key=str)))
-print("\n".join(rows))
+import glob, json, sys
+for f in sorted(glob.glob(f"{sys.argv[1]}/arena/results/*/*/perf.json")):
+    j = json.load(open(f))
+    if "speedup" in j:
+        print(f"  {f.split('/')[-2]:24s} gpu{j['device']['id']} {j['speedup']:.4f} [{j['ci95_low']:.4f}, {j['ci95_high']:.4f}] {j['verdict']}")
 PY
     done
+    ;;
+  timing)
+    configure solution
+    rm -rf $build/arena/results $build/Testing
+    stamped_ctest "$out/ctest-timing.log" -T Test -L "^$suite\$" ${2:+-R "$2"} --resource-spec-file arena_resources.json -j "${JOBS:-$jobs}"
+    echo "== exit $?"
+    python3 tests/gpu/suite_timing.py "$out/ctest-timing.log" $build/arena/results
+    grep -E "\*\*\*" "$out/ctest-timing.log" | head -20
     ;;
   profile)  # what ./profile.sh prints in a workspace, for the expert solution
     configure solution
@@ -140,7 +153,7 @@ PY
     cmake -S . -B $build -DARENA_AGENT= >>"$out/configure.log" 2>&1
     ;;
   *)
-    echo "usage: $0 build | suite <candidate> | case <name> | mixed <name> | agent <name> | selftest [regex] | aa [regex] | scale [regex] | profile <task> [I] | sandbox" >&2
+    echo "usage: $0 build | suite <candidate> | case <name> | mixed <name> | agent <name> | selftest [regex] | aa [regex] | scale [regex] | timing [regex] | profile <task> [I] | sandbox" >&2
     exit 2
     ;;
 esac
