@@ -15,7 +15,8 @@
 #   tests/gpu/evidence.sh sandbox               the scripted agent cases (label agents), sandbox probe on the GPU
 #
 # SUITE (default hip2hip) picks the suite, BUDGET the perf budget per gate in seconds, JOBS
-# the ctest parallelism of scale (default 8) and timing (default: all cores).
+# the ctest parallelism of scale (default 8) and timing (default: all cores), SPECS the
+# resource spec files scale runs with (default: GPU 0 alone, then every GPU).
 # Logs and result JSON go to $OUT (or ./gpu-evidence). Tools the machine lacks (bwrap) are
 # taken from .deps/usr/bin when tests/gpu/prepare-deps.sh filled it.
 set -uo pipefail
@@ -102,7 +103,7 @@ case ${1:-} in
     RUN_SERIAL=OFF configure baseline
     python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['local'][0]['gpus']=r['local'][0]['gpus'][:1]; json.dump(r,open(sys.argv[2],'w'))" \
       $build/arena_resources.json $build/arena_resources_gpu0.json
-    for spec in arena_resources_gpu0.json arena_resources.json; do
+    for spec in ${SPECS:-arena_resources_gpu0.json arena_resources.json}; do
       rm -rf $build/arena/results $build/Testing
       stamped_ctest "$out/ctest-scale-$spec.log" -T Test -L "^$suite\$" ${2:+-R "$2"} --resource-spec-file $spec -j "${JOBS:-8}"
       echo "== $spec: exit $?"
