@@ -28,6 +28,21 @@ void metrics_table(std::ostringstream& md, const json& s) {
   }
 }
 
+// Test time per gate kind, and each Test.xml's wall time: what the run cost and where it went.
+void time_table(std::ostringstream& md, const json& s) {
+  if (!s.contains("time") || s["time"]["by_gate"].empty()) return;
+  const json& t = s["time"];
+  md << "\n## Time\n\n| gate | tests | total s | mean s | longest s |\n|---|---|---|---|---|\n";
+  for (const auto& [gate, g] : t["by_gate"].items())
+    md << "| " << gate << " | " << g.value("tests", 0) << " | " << fmt_num(g["total_s"], "%.1f") << " | "
+       << fmt_num(g["mean_s"], "%.1f") << " | " << fmt_num(g["max_s"], "%.1f") << " ("
+       << md_cell(g.value("slowest", "")) << ") |\n";
+  md << "\nTest time " << fmt_num(t["test_seconds"], "%.1f") << " s";
+  for (const auto& in : s["inputs"])
+    if (in["wall_s"].is_number()) md << "; `" << in.value("file", "") << "` took " << fmt_num(in["wall_s"], "%.0f") << " s of wall time";
+  md << ".\n";
+}
+
 }  // namespace
 
 std::string render_summary_markdown(const json& s) {
@@ -76,6 +91,7 @@ std::string render_summary_markdown(const json& s) {
       md << "\n";
     }
   }
+  time_table(md, s);
   bool any_notes = false;
   for (const auto& t : s["tasks"]) any_notes = any_notes || !t["notes"].empty();
   if (any_notes) {

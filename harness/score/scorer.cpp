@@ -5,6 +5,7 @@
 
 #include "ctest_xml.h"
 #include "metrics.h"
+#include "run_time.h"
 #include "score_model.h"
 #include "shards.h"
 
@@ -107,6 +108,7 @@ json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::
                       {"build_stamp", f.build_stamp},
                       {"start_test_time", f.start_time},
                       {"end_test_time", f.end_time},
+                      {"wall_s", wall_seconds(f)},
                       {"tests", f.tests.size()},
                       {"gate_tests", gate_tests},
                       {"fuzz_seeds", fuzz_seeds(f)}});
@@ -150,6 +152,7 @@ json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::
           {"overall", metrics_to_json(overall)},
           {"suites", suites},
           {"tasks", task_list},
+          {"time", run_time_summary(gates)},
           {"duplicates", merge.duplicates},
           {"conflicts", merge.conflicts},
           {"warnings", warnings}};

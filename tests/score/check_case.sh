@@ -46,7 +46,8 @@ case $name in
       'tasks:[hip2hip/gelu_f16]:gates:correct_unseen:configs_passed=10' \
       'tasks:[hip2hip/softmax_rows]:verdict=SAME' 'tasks:[hip2hip/softmax_rows]:aka_score=220.04' \
       'tasks:[hip2hip/transpose_2d]:configs#4' 'tasks:[hip2hip/gemm_f32]:errors#0' \
-      warnings#0 conflicts#0 duplicates#0
+      warnings#0 conflicts#0 duplicates#0 time:by_gate#5 time:by_gate:perf:tests=5 time:untimed_tests=0
+    contains "$results/r/summary.md" '^\| perf \| 5 \| '
     contains "$results/r/summary.md" '^\| hip2hip/transpose_2d \| none \| ok \| 4/4 \| 13/13 \| 6\.818 \[6\.806, 6\.829\] \| FASTER \|'
     contains "$results/r/summary.md" '^\| geomean speedup, all tasks \(not correct = 1\.0\) \| 2\.782 \| 2\.782 \|'
     contains "$results/r/index.html" '<svg '
