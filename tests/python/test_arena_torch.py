@@ -6,8 +6,10 @@ are refused with a message naming the file and what is wrong. Exits 77 without P
 import ctypes
 import io
 import json
+import atexit
 import os
 import sys
+import shutil
 import tempfile
 import contextlib
 
@@ -96,6 +98,7 @@ def run_oracle(d, arrays, ints, floats):
 
 def main():
     root = tempfile.mkdtemp(prefix="arena_torch_test_")
+    atexit.register(shutil.rmtree, root, True)
     rng = np.random.default_rng(1)
     m, k, n, slope = 4, 3, 5, 0.1
     x, w, b = rng.normal(size=(m, k)), rng.normal(size=(n, k)), rng.normal(size=n)

@@ -4,9 +4,11 @@ check (harness/python/arena_check_triton.py) refuses forbidden imports, calls an
 and copies a clean module; the run-time guard (arena_triton.OnlyTritonKernels) lets views
 through and stops any PyTorch operator that computes, copies or allocates. The guard's part
 needs PyTorch (skipped without it)."""
+import atexit
 import os
 import subprocess
 import sys
+import shutil
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -59,6 +61,7 @@ def run_check(source_text, tmp, name):
 
 def main():
     tmp = tempfile.mkdtemp(prefix="arena_triton_rules_")
+    atexit.register(shutil.rmtree, tmp, True)
     rc, text, copied = run_check(GOOD, tmp, "good")
     check(rc == 0 and copied, f"a clean module passes and is copied (rc {rc}): {text.strip()}")
     for name, (src, want) in BAD.items():

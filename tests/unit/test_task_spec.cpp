@@ -31,8 +31,20 @@ json good_spec() {
   })");
 }
 
+// This process's scratch folder, removed when the tests end.
+const fs::path& scratch() {
+  static const fs::path dir = fs::temp_directory_path() / ("arena_spec_test_" + std::to_string(::getpid()));
+  static const struct Remover {
+    ~Remover() {
+      std::error_code ignored;
+      fs::remove_all(dir, ignored);
+    }
+  } remover;
+  return dir;
+}
+
 fs::path write_spec(const std::string& text, const std::string& folder = "hip2hip/demo") {
-  fs::path dir = fs::temp_directory_path() / ("arena_spec_test_" + std::to_string(::getpid())) / folder;
+  fs::path dir = scratch() / folder;
   fs::create_directories(dir);
   std::ofstream(dir / "task.json") << text;
   return dir / "task.json";
@@ -267,7 +279,7 @@ TEST(TaskSpec, EveryShippedTaskIsValid) {
 
 TEST(TaskSpec, PublicSpecHoldsSeenConfigurationsOnly) {
   fs::path file = write_spec(good_spec().dump());
-  fs::path out = fs::temp_directory_path() / ("arena_public_" + std::to_string(::getpid()) + ".json");
+  fs::path out = scratch() / "public.json";
   write_public_spec(file, out);
   json j = json::parse(std::ifstream(out));
   EXPECT_TRUE(j["public"].get<bool>());
