@@ -13,6 +13,15 @@
 #
 #   tests/tasks/check_sources.sh tasks/<suite>/<task> [more task folders]
 set -uo pipefail
+
+# The first of ARENA_PYTHON, /usr/bin/python3 and python3 that runs the given code; "" if none.
+python_with() {
+  local p
+  for p in "${ARENA_PYTHON:-}" /usr/bin/python3 python3; do
+    [ -n "$p" ] && "$p" -c "$1" 2>/dev/null && { echo "$p"; return; }
+  done
+}
+
 root=$(cd "$(dirname "$0")/../.." && pwd)
 spec_tool=""
 for b in "$root"/build/test-nvidia "$root"/build/test-amd; do
@@ -51,10 +60,7 @@ for dir in "$@"; do
   done
   if [ $torch = 1 ]; then
     files="README.md solution.hip reference.py task.json"
-    py=""
-    for p in "${ARENA_PYTHON:-}" /usr/bin/python3 python3; do
-      [ -n "$p" ] && "$p" -c "import torch" 2>/dev/null && { py=$p; break; }
-    done
+    py=$(python_with "import torch")
     if [ -n "$py" ]; then
       "$py" -c "
 import json, sys
@@ -75,10 +81,7 @@ for c in spec['configs']['seen'] + spec['configs'].get('unseen', []):
     files="README.md baseline.hip solution.hip reference.cpp task.json"
     if [ $triton = 1 ]; then
       files="README.md baseline.py solution.py reference.cpp task.json"
-      py=""
-      for p in "${ARENA_PYTHON:-}" /usr/bin/python3 python3; do
-        [ -n "$p" ] && "$p" -c "import ast, json" 2>/dev/null && { py=$p; break; }
-      done
+      py=$(python_with "import ast, json")
       if [ -n "$py" ]; then
         "$py" "$root/tests/structure/check_triton_tasks.py" "$dir" >"$tmp/triton.log" 2>&1 ||
           problems+=("$(grep '^FAILED: ' "$tmp/triton.log" | sed 's/^FAILED: //')")
