@@ -35,6 +35,11 @@ struct StreamKey {
   uint32_t tensor;
 };
 
+// The perf gate's inputs for seen configuration `index`: warm-up and timed phases draw from
+// different streams, so a kernel cannot tell them apart by data. arena-profile launches on
+// the timed ones.
+StreamKey perf_inputs_key(uint64_t task_key, size_t index, bool timed);
+
 // Fills `out` (n values) with draws from `d` under `plan`, exactly representable in `dtype`
 // is NOT guaranteed here: callers round through the dtype (see dtype.h).
 void generate_values(const Distribution& d, const TrialPlan& plan, const StreamKey& key, double* out, int64_t n);

@@ -139,11 +139,8 @@ void PerfEngine::prepare() {
     auto c = std::make_unique<ConfigRun>();
     c->config = task_.seen[i];
     c->name = "seen_" + std::to_string(i);
-    // Warm-up and timed phases see different inputs, so a kernel cannot tell them apart by data.
-    c->warm_inputs = draw_inputs(task_, c->config, {task_key, 1u << 20 | static_cast<uint32_t>(i), 100, 0},
-                                 trial_plan(0));
-    c->timed_inputs = draw_inputs(task_, c->config, {task_key, 1u << 20 | static_cast<uint32_t>(i), 101, 0},
-                                  trial_plan(0));
+    c->warm_inputs = draw_inputs(task_, c->config, perf_inputs_key(task_key, i, false), trial_plan(0));
+    c->timed_inputs = draw_inputs(task_, c->config, perf_inputs_key(task_key, i, true), trial_plan(0));
     std::vector<const KernelLibrary*> libs = {&baseline_, &candidate_};
     for (const KernelLibrary* x : extras_) libs.push_back(x);
     c->sides.resize(libs.size());

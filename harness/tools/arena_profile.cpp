@@ -51,8 +51,8 @@ int launch_main(int argc, char** argv) {
   }
   const Config& c = task.seen[index];
   KernelLibrary k = KernelLibrary::load(opt.require("kernel"), "kernel", task.file.string());
-  // The perf gate's timed inputs for this configuration (same stream key).
-  HostData host = draw_inputs(task, c, {hash_name(task.suite + "/" + task.name), 1u << 20 | static_cast<uint32_t>(index), 101, 0},
+  // The perf gate's timed inputs for this configuration.
+  HostData host = draw_inputs(task, c, perf_inputs_key(hash_name(task.suite + "/" + task.name), index, true),
                               trial_plan(0));
   Stream stream;
   DeviceTensors d(task, c, host, k, stream);
