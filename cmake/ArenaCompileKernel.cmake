@@ -4,7 +4,12 @@
 # candidates get exactly the baseline's flags.
 #
 #   cmake -DSOURCE=<file.hip> -DOUTPUT=<lib.so> -DTOOLCHAIN=<build>/arena_toolchain.cmake
-#         [-DWHAT=<label for messages>] [-DRESULT=<result.json>] -P ArenaCompileKernel.cmake
+#         [-DWHAT=<label for messages>] [-DRESULT=<result.json>] [-DCONFINE=ON] -P ArenaCompileKernel.cmake
+#
+# The source is compiled from a private copy, so a relative #include cannot reach the
+# project's files; every file the compiler read is checked (only system headers and the
+# harness's public headers); with CONFINE=ON (a candidate) the compiler itself runs confined
+# (arena-confine: it cannot read the project's sources, tasks or build tree at all).
 cmake_minimum_required(VERSION 3.22)
 
 foreach(_v SOURCE OUTPUT TOOLCHAIN)
@@ -33,6 +38,11 @@ function(_arena_finish ok message_text)
     string(REPLACE "\t" " " _m "${_m}")
     string(JSON _j SET "${_j}" "message" "\"${_m}\"")
     string(JSON _j SET "${_j}" "platform" "\"${ARENA_PLATFORM}\"")
+    if(_confinement MATCHES "^{")
+      string(JSON _j SET "${_j}" "confinement" "${_confinement}")
+    elseif(DEFINED _confinement)
+      string(JSON _j SET "${_j}" "confinement" "\"${_confinement}\"")
+    endif()
     get_filename_component(_dir "${RESULT}" DIRECTORY)
     file(MAKE_DIRECTORY "${_dir}")
     file(WRITE "${RESULT}.partial" "${_j}\n")
@@ -43,30 +53,97 @@ function(_arena_finish ok message_text)
   endif()
 endfunction()
 
+# Whether `path` lies in folder `dir` (a plain prefix test: paths may hold regex characters).
+function(_arena_under path dir out)
+  string(LENGTH "${dir}/" _n)
+  string(LENGTH "${path}" _m)
+  set(${out} FALSE PARENT_SCOPE)
+  if(_m GREATER_EQUAL _n)
+    string(SUBSTRING "${path}" 0 ${_n} _head)
+    if(_head STREQUAL "${dir}/")
+      set(${out} TRUE PARENT_SCOPE)
+    endif()
+  endif()
+endfunction()
+
 if(NOT EXISTS "${SOURCE}")
   _arena_finish(FALSE "no source file at ${SOURCE}")
 endif()
 
 get_filename_component(_out_dir "${OUTPUT}" DIRECTORY)
 file(MAKE_DIRECTORY "${_out_dir}")
-set(_partial "${OUTPUT}.partial.so")
-file(REMOVE "${_partial}" "${OUTPUT}")
+file(REMOVE "${OUTPUT}")
+string(RANDOM LENGTH 10 _nonce)
+set(_work "${_out_dir}/.compile-${_nonce}")
+file(REMOVE_RECURSE "${_work}")
+file(MAKE_DIRECTORY "${_work}/tmp")
+get_filename_component(_name "${SOURCE}" NAME)
+file(COPY_FILE "${SOURCE}" "${_work}/${_name}")
+set(_partial "${_work}/library.so")
+set(_deps "${_work}/depends.d")
+
+set(_compile "${ARENA_KERNEL_COMPILER}" ${ARENA_KERNEL_FLAGS} -MD -MF "${_deps}" "${_name}" -o "${_partial}")
+set(_confinement "not confined (a trusted kernel)")
+if(CONFINE)
+  if(EXISTS "${ARENA_CONFINE_TOOL}")
+    list(JOIN ARENA_PROTECTED_DIRS ":" _protect)
+    set(_compile "${ARENA_CONFINE_TOOL}" --read "${_work}" --read "${ARENA_PUBLIC_INCLUDE}" --write "${_work}"
+                 --protect "${_protect}" --report "${_work}/confinement.json" -- ${_compile})
+  else()
+    set(_confinement "not confined: ${ARENA_CONFINE_TOOL} is not built")
+  endif()
+endif()
 
 string(TIMESTAMP _t0 "%s")
 execute_process(
-  COMMAND "${ARENA_KERNEL_COMPILER}" ${ARENA_KERNEL_FLAGS} "${SOURCE}" -o "${_partial}"
+  COMMAND "${CMAKE_COMMAND}" -E env "TMPDIR=${_work}/tmp" ${_compile}
+  WORKING_DIRECTORY "${_work}"
   RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err TIMEOUT 900)
 string(TIMESTAMP _t1 "%s")
 math(EXPR _secs "${_t1} - ${_t0}")
+if(EXISTS "${_work}/confinement.json")
+  file(READ "${_work}/confinement.json" _confinement)
+  string(STRIP "${_confinement}" _confinement)
+endif()
 # ROCm's hipcc prints a harmless traceback when no AMD GPU can be enumerated; keep the log readable.
 string(REGEX REPLACE "Traceback \\(most recent call last\\):.*FileNotFoundError:[^\n]*kfd[^\n]*\n?" "" _err "${_err}")
+# Messages name the candidate's own file, not the private copy.
+string(REPLACE "${_work}/" "" _out "${_out}")
+string(REPLACE "${_work}/" "" _err "${_err}")
 if(_out OR _err)
   message("${_out}${_err}")
 endif()
 if(NOT _rc EQUAL 0)
+  file(REMOVE_RECURSE "${_work}")
   _arena_finish(FALSE "compilation failed (exit ${_rc}) after ${_secs} s: the compiler output is above")
 endif()
 
+# --- every file the compiler read ---------------------------------------------------------
+set(_include_violations "")
+if(EXISTS "${_deps}")
+  file(READ "${_deps}" _dep_text)
+  string(REPLACE "\\\n" " " _dep_text "${_dep_text}")
+  string(REGEX REPLACE "^[^:]*:" "" _dep_text "${_dep_text}")
+  string(REGEX REPLACE "[ \t\n]+" ";" _dep_list "${_dep_text}")
+  foreach(_dep IN LISTS _dep_list)
+    if(_dep STREQUAL "" OR _dep STREQUAL "${_name}")
+      continue()
+    endif()
+    get_filename_component(_real "${_dep}" REALPATH BASE_DIR "${_work}")
+    _arena_under("${_real}" "${_work}" _in_work)
+    _arena_under("${_real}" "${ARENA_PUBLIC_INCLUDE}" _in_public)
+    if(_in_work OR _in_public)
+      continue()
+    endif()
+    foreach(_p IN LISTS ARENA_PROTECTED_DIRS)
+      _arena_under("${_real}" "${_p}" _in_protected)
+      if(_in_protected)
+        list(APPEND _include_violations "includes ${_dep} (only system headers and the harness's public headers under ${ARENA_PUBLIC_INCLUDE} may be included)")
+        break()
+      endif()
+    endforeach()
+  endforeach()
+endif()
 # --- what the library may import and export -------------------------------------------
 set(_forbidden_imports
   "(cuda|hip)(Malloc|HostAlloc|HostMalloc|MallocManaged|MallocAsync|MallocFromPoolAsync|ExtMallocWithFlags|MemPoolCreate)"
@@ -79,7 +156,16 @@ set(_forbidden_imports
   "(cuda|hip)(StreamSetAttribute|CtxResetPersistingL2Cache|DeviceSetLimit)"
   "^(pthread_create|fork|vfork|clone|clone3|posix_spawn|posix_spawnp|system|popen|execv|execve|execvp|execl|execlp)$"
   "_ZNSt6thread"
-  "^(dlopen|dlmopen|dlsym|dlvsym)$"
+  "^(dlopen|dlmopen|dlsym|dlvsym|dladdr|dladdr1|dlinfo|dl_iterate_phdr)$"
+  "^(cuGetProcAddress|cuGetProcAddress_v2|cudaGetDriverEntryPoint|cudaGetDriverEntryPointByVersion|hipGetProcAddress)$"
+  "^(cu|cuda|hip)(Library|Module)(Load|LoadData|LoadFatBinary|GetFunction|GetKernel|LaunchKernel)"
+  "^(cuda|hip)Ipc"
+  "^(syscall|mprotect|pkey_mprotect|ptrace|process_vm_readv|process_vm_writev|prctl|personality)$"
+  "^(open|open64|openat|openat64|fopen|fopen64|freopen|freopen64|creat|creat64|opendir|readlink|readlinkat|stat|stat64|lstat|fstatat)$"
+  "^(getenv|secure_getenv)$"
+  "^(_exit|_Exit|exit|quick_exit|atexit|at_quick_exit|abort|kill|tgkill|raise|signal|sigaction)$"
+  "^(socket|connect|bind|listen|accept|accept4)$"
+  "^_?Py[A-Za-z_]"
   "^(cublas|cublasLt|cudnn|cufft|curand|cusparse|cusolver|rocblas|hipblas|hipblasLt|miopen|rocfft|hipfft|rocrand|hiprand|rocsparse|hipsparse|rocsolver|hipsolver)")
 set(_allowed_needed "^(libcudart|libamdhip64|libc|libm|libstdc\\+\\+|libgcc_s|ld-linux-x86-64|libpthread|librt)\\.so")
 
@@ -90,7 +176,7 @@ if(NOT (_rc1 EQUAL 0 AND _rc2 EQUAL 0 AND _rc3 EQUAL 0))
   _arena_finish(FALSE "could not read the library's symbols with nm/readelf")
 endif()
 
-set(_violations "")
+set(_violations ${_include_violations})
 string(REPLACE "\n" ";" _import_lines "${_imports}")
 foreach(_line IN LISTS _import_lines)
   string(REGEX REPLACE "^ *U +" "" _sym "${_line}")
@@ -100,7 +186,7 @@ foreach(_line IN LISTS _import_lines)
   endif()
   foreach(_re IN LISTS _forbidden_imports)
     if(_sym MATCHES "${_re}")
-      list(APPEND _violations "calls ${_sym} (the ABI forbids it: allocation, streams, events, synchronization, threads, dynamic loading and vendor libraries are off limits)")
+      list(APPEND _violations "calls ${_sym} (the ABI forbids it: allocation, streams, events, synchronization, threads, processes, dynamic loading, files, the environment, system calls, other libraries and interpreters are off limits)")
       break()
     endif()
   endforeach()
@@ -121,6 +207,18 @@ if(NOT _has_launch)
   list(APPEND _violations "does not export arena_launch (declare it with ARENA_EXPORT from arena/arena_abi.h)")
 endif()
 
+# Host code that makes system calls itself, or names process information to read.
+execute_process(COMMAND "${ARENA_OBJDUMP}" -d --no-show-raw-insn "${_partial}" OUTPUT_VARIABLE _asm RESULT_VARIABLE _rc4 ERROR_QUIET)
+if(_rc4 EQUAL 0 AND _asm MATCHES "[ \t](syscall|sysenter|int +\\$0x80)[ \t\n]")
+  list(APPEND _violations "executes a system call instruction itself (the ABI forbids system calls)")
+endif()
+file(STRINGS "${_partial}" _proc_strings REGEX "/proc/|/dev/shm|/sys/")
+if(_proc_strings)
+  list(GET _proc_strings 0 _first)
+  string(STRIP "${_first}" _first)
+  list(APPEND _violations "holds the path '${_first}' (reading process or system information is not allowed)")
+endif()
+
 string(REGEX MATCHALL "\\(NEEDED\\)[^\n]*\\[[^]]+\\]" _needed "${_dynamic}")
 foreach(_n IN LISTS _needed)
   string(REGEX REPLACE ".*\\[(.*)\\]" "\\1" _lib "${_n}")
@@ -131,10 +229,11 @@ endforeach()
 
 if(_violations)
   list(JOIN _violations "\n  - " _text)
-  file(REMOVE "${_partial}")
+  file(REMOVE_RECURSE "${_work}")
   _arena_finish(FALSE "breaks the kernel ABI rules:\n  - ${_text}")
 endif()
 
 file(RENAME "${_partial}" "${OUTPUT}")
+file(REMOVE_RECURSE "${_work}")
 message("${WHAT}: compiled in ${_secs} s -> ${OUTPUT}")
 _arena_finish(TRUE "compiled in ${_secs} s")

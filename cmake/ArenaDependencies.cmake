@@ -14,3 +14,20 @@ if(NOT ARENA_RANDOM123_INCLUDE_DIR)
 endif()
 add_library(arena_random123 INTERFACE)
 target_include_directories(arena_random123 SYSTEM INTERFACE "${ARENA_RANDOM123_INCLUDE_DIR}")
+
+# libseccomp (optional): confined workers deny the system calls that reach other processes,
+# the network or the kernel's administration. Without it they are confined by Landlock alone,
+# and say so in the gate results.
+find_path(ARENA_SECCOMP_INCLUDE_DIR seccomp.h HINTS "${ARENA_DEPS_DIR}/usr/include")
+find_library(ARENA_SECCOMP_LIBRARY NAMES seccomp libseccomp.so.2
+  HINTS "${ARENA_DEPS_DIR}/usr/lib/x86_64-linux-gnu" "${ARENA_DEPS_DIR}/usr/lib")
+if(ARENA_SECCOMP_INCLUDE_DIR AND ARENA_SECCOMP_LIBRARY)
+  add_library(arena_seccomp INTERFACE)
+  target_include_directories(arena_seccomp SYSTEM INTERFACE "${ARENA_SECCOMP_INCLUDE_DIR}")
+  target_link_libraries(arena_seccomp INTERFACE "${ARENA_SECCOMP_LIBRARY}")
+  target_compile_definitions(arena_seccomp INTERFACE ARENA_HAVE_SECCOMP=1)
+  message(STATUS "KernelArena: confined workers use seccomp (${ARENA_SECCOMP_LIBRARY})")
+else()
+  add_library(arena_seccomp INTERFACE)
+  message(STATUS "KernelArena: libseccomp not found (Debian: libseccomp-dev): confined workers use Landlock only")
+endif()

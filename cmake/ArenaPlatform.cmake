@@ -10,8 +10,9 @@ find_program(ARENA_NVCC nvcc HINTS "$ENV{CUDA_HOME}/bin" "$ENV{CUDA_PATH}/bin" /
 find_program(ARENA_HIPCC hipcc HINTS "$ENV{ROCM_PATH}/bin" /opt/rocm/bin)
 find_program(ARENA_NM NAMES nm llvm-nm)
 find_program(ARENA_READELF NAMES readelf llvm-readelf)
-if(NOT ARENA_NM OR NOT ARENA_READELF)
-  message(FATAL_ERROR "nm and readelf (binutils) are needed for the compile gate's symbol checks")
+find_program(ARENA_OBJDUMP NAMES objdump llvm-objdump)
+if(NOT ARENA_NM OR NOT ARENA_READELF OR NOT ARENA_OBJDUMP)
+  message(FATAL_ERROR "nm, readelf and objdump (binutils) are needed for the compile gate's checks")
 endif()
 
 function(_arena_detect_platform out)
@@ -106,6 +107,7 @@ endif()
 
 # The one compile command for every kernel library; read by cmake/ArenaCompileKernel.cmake.
 set(ARENA_TOOLCHAIN_FILE "${CMAKE_BINARY_DIR}/arena_toolchain.cmake")
+set(ARENA_CONFINE_TOOL "${CMAKE_BINARY_DIR}/harness/arena-confine")
 file(CONFIGURE OUTPUT "${ARENA_TOOLCHAIN_FILE}" CONTENT
 "# Generated at configure time: how kernel libraries are compiled on this build.
 set(ARENA_PLATFORM \"@ARENA_PLATFORM@\")
@@ -113,5 +115,11 @@ set(ARENA_KERNEL_COMPILER \"@ARENA_KERNEL_COMPILER@\")
 set(ARENA_KERNEL_FLAGS \"@ARENA_KERNEL_FLAGS@\")
 set(ARENA_NM \"@ARENA_NM@\")
 set(ARENA_READELF \"@ARENA_READELF@\")
+set(ARENA_OBJDUMP \"@ARENA_OBJDUMP@\")
+# A candidate compiles confined (harness/tools/arena_confine.cpp): it may read the system's
+# folders, the harness's public headers and its own copy, nothing of these folders.
+set(ARENA_CONFINE_TOOL \"@ARENA_CONFINE_TOOL@\")
+set(ARENA_PUBLIC_INCLUDE \"@ARENA_HARNESS_INCLUDE@\")
+set(ARENA_PROTECTED_DIRS \"@CMAKE_SOURCE_DIR@;@CMAKE_BINARY_DIR@;@ARENA_TASKS_DIR@\")
 " @ONLY)
 message(STATUS "KernelArena platform: ${ARENA_PLATFORM_DESCRIPTION}")

@@ -144,7 +144,7 @@ function(_arena_add_selftests id key)
     return()
   endif()
   set(correct_args --task "${${key}_DIR}/task.json" --baseline "${baseline}" ${ref_args} --set all
-                   --fuzz-seed ${ARENA_FUZZ_SEED})
+                   --fuzz-seed ${ARENA_FUZZ_SEED} ${ARENA_WORKER_ARGS})
   if(${key}_TRITON)
     add_test(NAME ${prefix}/baseline_correct
       COMMAND ${correct_cmd} ${correct_args} --candidate "${baseline}" --result "${rdir}/baseline_correct.json")
@@ -179,7 +179,7 @@ function(_arena_add_selftests id key)
   add_test(NAME ${prefix}/solution_faster
     COMMAND ${perf_cmd} --task "${${key}_DIR}/task.json" --candidate "${solution_arg}" --baseline "${baseline}"
             ${ref_args} ${perf_refs} --budget-s ${ARENA_PERF_BUDGET_S} --flush-bytes ${ARENA_FLUSH_BYTES}
-            --require-faster 1 --result "${rdir}/solution_faster.json")
+            --require-faster 1 --result "${rdir}/solution_faster.json" ${ARENA_WORKER_ARGS})
   set_tests_properties(${prefix}/compile_solution PROPERTIES
     LABELS "${labels}" FIXTURES_SETUP "${prefix}/solution" TIMEOUT 900)
   set_tests_properties(${first_check} ${prefix}/solution_correct PROPERTIES
@@ -249,14 +249,13 @@ function(_arena_add_task id)
   set(perf_refs "")
   set(ref_args "")
   set(compile_cmd "")
-  # The Python host: runs the same runners (libarena_tools.so) with Python-provided kernels.
+  # The Python host: runs the same runners (libarena_tools.so) with a Python oracle in process.
   set(host "${ARENA_PYTHON}" "${CMAKE_SOURCE_DIR}/harness/python/arena_host.py" "$<TARGET_FILE:arena_tools>")
   if(${key}_TRITON)
-    # triton2triton: the kernels are Python modules of Triton kernels, served to the same
-    # runners by the Python host; the compile gate checks the module's rules and copies it.
+    # triton2triton: the kernels are Python modules of Triton kernels, recorded in Python
+    # workers and replayed by native ones; the judge is the plain runner (the oracle is
+    # reference.cpp). The compile gate checks the module's rules and copies it.
     set(start "${dir}/baseline.py")
-    set(correct_cmd ${host} arena-correct)
-    set(perf_cmd ${host} arena-perf)
     set(baseline "py:triton:kernel:${dir}/baseline.py")
     set(compile_cmd "${ARENA_PYTHON}" "${CMAKE_SOURCE_DIR}/harness/python/arena_check_triton.py")
     _arena_add_reference(${id} ${key} ref_args)
@@ -315,7 +314,7 @@ function(_arena_add_task id)
     add_test(NAME ${id}/compile
       COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${candidate_src}" "-DOUTPUT=${candidate_lib}"
               "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DWHAT=${id} candidate" "-DRESULT=${rdir}/compile.json"
-              -P "${ARENA_COMPILE_SCRIPT}")
+              -DCONFINE=ON -P "${ARENA_COMPILE_SCRIPT}")
   endif()
   set_tests_properties(${id}/compile PROPERTIES
     LABELS "${common_labels};compile" FIXTURES_SETUP "${id}/compiled" TIMEOUT 900)
@@ -323,7 +322,8 @@ function(_arena_add_task id)
     set_tests_properties(${id}/compile PROPERTIES FIXTURES_REQUIRED "${compile_requires}")
   endif()
 
-  set(runner_args --task "${dir}/task.json" --candidate "${candidate_arg}" --baseline "${baseline}" ${ref_args})
+  set(runner_args --task "${dir}/task.json" --candidate "${candidate_arg}" --baseline "${baseline}" ${ref_args}
+                  ${ARENA_WORKER_ARGS})
   foreach(set_name seen unseen)
     add_test(NAME ${id}/correct_${set_name}
       COMMAND ${correct_cmd} ${runner_args} --set ${set_name} --fuzz-seed ${ARENA_FUZZ_SEED}
@@ -355,6 +355,12 @@ function(_arena_add_task id)
     _arena_add_selftests(${id} ${key})
   endif()
 endfunction()
+
+# How every gate starts its workers (harness/src/gate_workers.h): the worker program, the
+# Python for Python kernels, and the folders a confined worker may never read.
+set(ARENA_WORKER_ARGS --worker "$<TARGET_FILE:arena-worker>" --tools-lib "$<TARGET_FILE:arena_tools>"
+    --python "${ARENA_PYTHON}" --py-host "${CMAKE_SOURCE_DIR}/harness/python/arena_host.py"
+    --protect "${CMAKE_SOURCE_DIR}:${CMAKE_BINARY_DIR}:${ARENA_TASKS_DIR}")
 
 function(arena_add_all_tasks)
   file(GLOB _suite_dirs LIST_DIRECTORIES true "${ARENA_TASKS_DIR}/*")

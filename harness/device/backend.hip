@@ -1,4 +1,5 @@
 // The device backend (src/device_api.h) on HIP: one file, built with the kernel toolchain.
+#include <hip/hip_fp16.h>
 #include <hip/hip_runtime.h>
 
 #include <cstdio>
@@ -44,6 +45,44 @@ __global__ void compare_kernel(const unsigned char* a, const unsigned char* b, s
                                unsigned long long* first) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
     if (a[i] != b[i]) atomicMin(first, (unsigned long long)i);
+}
+
+// Counter-based draws for arena_dev_generate: a 64-bit mix of (key, index), so every element
+// is independent of the launch geometry.
+__device__ inline uint64_t mix64(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+__device__ inline double unit_open(uint64_t bits) { return ((bits >> 11) + 0.5) * (1.0 / 9007199254740992.0); }
+
+__device__ inline uint16_t bf16_bits(float f) {
+  uint32_t u = __float_as_uint(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x40);  // quiet NaN
+  return static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+__global__ void generate_kernel(void* dst, int dtype, size_t n, int kind, double a, double b, uint64_t key) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    const uint64_t r1 = mix64(key ^ mix64(2 * i)), r2 = mix64(key ^ mix64(2 * i + 1));
+    const double u1 = unit_open(r1), u2 = unit_open(r2);
+    double v;
+    if (kind == 0) v = a + b * sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+    else if (kind == 1) v = a + (b - a) * u1;
+    else v = fmin(b, a + floor(u1 * (b - a + 1.0)));
+    switch (dtype) {
+      case 0: static_cast<float*>(dst)[i] = static_cast<float>(v); break;
+      case 1: static_cast<__half*>(dst)[i] = __float2half_rn(static_cast<float>(v)); break;
+      case 2: static_cast<uint16_t*>(dst)[i] = bf16_bits(static_cast<float>(v)); break;
+      case 3: static_cast<double*>(dst)[i] = v; break;
+      case 4: static_cast<int32_t*>(dst)[i] = static_cast<int32_t>(llrint(v)); break;
+      case 5: static_cast<int64_t*>(dst)[i] = static_cast<int64_t>(llrint(v)); break;
+      case 6: static_cast<int8_t*>(dst)[i] = static_cast<int8_t>(llrint(v)); break;
+      default: static_cast<uint8_t*>(dst)[i] = static_cast<uint8_t>(llrint(v)); break;
+    }
+  }
 }
 
 int grid_for(size_t n) {
@@ -250,6 +289,35 @@ int arena_dev_reset_persisting_l2(void) {
 
 int arena_dev_empty_kernel(void* stream) {
   hipLaunchKernelGGL(empty_kernel, dim3(1), dim3(1), 0, as_stream(stream));
+  ARENA_TRY(hipGetLastError());
+  return 0;
+}
+
+int arena_dev_ipc_export(void* base, unsigned char handle[ARENA_IPC_HANDLE_BYTES]) {
+  hipIpcMemHandle_t h;
+  static_assert(sizeof h == ARENA_IPC_HANDLE_BYTES, "IPC handles are 64 bytes");
+  ARENA_TRY(hipIpcGetMemHandle(&h, base));
+  std::memcpy(handle, &h, sizeof h);
+  return 0;
+}
+
+int arena_dev_ipc_open(const unsigned char handle[ARENA_IPC_HANDLE_BYTES], void** base) {
+  hipIpcMemHandle_t h;
+  std::memcpy(&h, handle, sizeof h);
+  *base = nullptr;
+  ARENA_TRY(hipIpcOpenMemHandle(base, h, hipIpcMemLazyEnablePeerAccess));
+  return 0;
+}
+
+int arena_dev_ipc_close(void* base) {
+  ARENA_TRY(hipIpcCloseMemHandle(base));
+  return 0;
+}
+
+int arena_dev_generate(void* dst, int dtype, size_t n, int kind, double a, double b, uint64_t key, void* stream) {
+  if (n == 0) return 0;
+  hipLaunchKernelGGL(generate_kernel, dim3(grid_for(n)), dim3(256), 0, as_stream(stream), dst, dtype, n, kind, a, b,
+                     key);
   ARENA_TRY(hipGetLastError());
   return 0;
 }

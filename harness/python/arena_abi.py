@@ -34,9 +34,13 @@ WORKSPACE_FN = ctypes.CFUNCTYPE(ctypes.c_size_t, ctypes.POINTER(ArenaArgs))
 REFERENCE_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ArenaRefArgs))
 
 
+IMAGE_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p),
+                            ctypes.POINTER(ctypes.c_size_t))
+
+
 class PythonObject(ctypes.Structure):
     _fields_ = [("launch", ctypes.c_void_p), ("workspace_size", ctypes.c_void_p),
-                ("reference", ctypes.c_void_p), ("writes_outputs", ctypes.c_int)]
+                ("reference", ctypes.c_void_p), ("writes_outputs", ctypes.c_int), ("image", ctypes.c_void_p)]
 
 
 LOADER_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,

@@ -24,8 +24,14 @@ FORBIDDEN_NAMES = {
     "torch.backends": "library settings", "torch._C": "PyTorch internals", "torch.cuda.Event": "events",
     "torch.cuda.memory": "allocator control", "torch.cuda.empty_cache": "allocator control",
     "__import__": "dynamic imports", "importlib": "dynamic imports", "exec": "dynamic code", "eval": "dynamic code",
-    "open": "file access", "globals": "module state", "setattr": "state between calls",
+    "compile": "dynamic code", "open": "file access", "input": "interaction", "breakpoint": "debugger hooks",
+    "exit": "ending the process", "quit": "ending the process", "globals": "module state", "locals": "frame state",
+    "vars": "introspection", "setattr": "changing attributes at run time", "delattr": "changing attributes at run time",
+    "__builtins__": "introspection",
 }
+# Names that only introspection and monkeypatching need.
+DUNDER_ALLOWED = {"__init__", "__name__", "__doc__"}
+LIBRARIES = {"torch", "triton"}
 
 
 def dotted(node):
@@ -39,10 +45,84 @@ def dotted(node):
     return None
 
 
+def _root(node):
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+        node = node.value if not isinstance(node, ast.Call) else node.func
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _library_rules(tree, path, aliases):
+    """Monkeypatching, introspection and private library internals."""
+    out = []
+    modules = {name for name, full in aliases.items() if full.split(".")[0] in ALLOWED_IMPORTS}
+    # A plain name bound to a module (or to something inside one) is that module too.
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and _root(node.value) in modules:
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    modules.add(t.id)
+    for node in ast.walk(tree):
+        targets = []
+        if isinstance(node, (ast.Assign, ast.Delete)):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        for t in targets:
+            if isinstance(t, (ast.Attribute, ast.Subscript)) and _root(t) in modules:
+                out.append(f"{path}:{node.lineno}: assigns to an attribute of {dotted(t) or _root(t)} "
+                           f"(changing a library at run time, monkeypatching, is not allowed)")
+        if isinstance(node, ast.Attribute):
+            if node.attr.startswith("__") and node.attr.endswith("__") and node.attr not in DUNDER_ALLOWED:
+                out.append(f"{path}:{node.lineno}: uses {node.attr} (introspection is not allowed)")
+            name = dotted(node)
+            if name:
+                head, _, rest = name.partition(".")
+                full = aliases.get(head, head) + ("." + rest if rest else "")
+                parts = full.split(".")
+                if parts[0] in LIBRARIES and any(p.startswith("_") for p in parts[1:]):
+                    out.append(f"{path}:{node.lineno}: uses {full} (private {parts[0]} internals are not allowed)")
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for a in node.names:
+                full = a.name if isinstance(node, ast.Import) else f"{node.module}.{a.name}"
+                parts = full.split(".")
+                if parts[0] in LIBRARIES and any(p.startswith("_") for p in parts[1:]):
+                    out.append(f"{path}:{node.lineno}: imports {full} (private {parts[0]} internals are not allowed)")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr":
+            key = node.args[1] if len(node.args) > 1 else None
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                out.append(f"{path}:{node.lineno}: calls getattr with a computed name (dynamic attribute access is "
+                           f"not allowed)")
+            elif key.value.startswith("_"):
+                out.append(f"{path}:{node.lineno}: calls getattr for {key.value} (private attributes are not allowed)")
+    return out
+
+
+def kernel_names(tree, aliases):
+    """The module's @triton.jit functions: the only kernels its launches may run."""
+    names = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        for d in node.decorator_list:
+            target = d.func if isinstance(d, ast.Call) else d
+            name = dotted(target)
+            if not name:
+                continue
+            head, _, rest = name.partition(".")
+            full = aliases.get(head, head) + ("." + rest if rest else "")
+            if full in ("triton.jit", "triton.runtime.jit.jit", "triton.language.jit") or full.endswith(".jit"):
+                names.append(node.name)
+    return sorted(set(names))
+
+
+def parse(path):
+    with open(path) as f:
+        return ast.parse(f.read(), filename=path)
+
+
 def problems_of(path):
     try:
-        with open(path) as f:
-            tree = ast.parse(f.read(), filename=path)
+        tree = parse(path)
     except (OSError, SyntaxError, ValueError) as e:
         return [f"{path}: does not parse: {e}"]
     out = []
@@ -71,9 +151,21 @@ def problems_of(path):
                     out.append(f"{path}:{node.lineno}: uses {full} ({why} is not allowed)")
         elif isinstance(node, ast.Global):
             out.append(f"{path}:{node.lineno}: assigns module state from a function (no state between calls)")
+    out += _library_rules(tree, path, aliases)
     if not any(isinstance(n, ast.FunctionDef) and n.name == "launch" for n in tree.body):
         out.append(f"{path}: defines no top-level launch()")
     return sorted(set(out))
+
+
+def aliases_of(tree):
+    aliases = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for a in node.names:
+                full = a.name if isinstance(node, ast.Import) else f"{node.module}.{a.name}"
+                aliases[a.asname or a.name.split(".")[0]] = full if a.asname or isinstance(node, ast.ImportFrom) \
+                    else a.name.split(".")[0]
+    return aliases
 
 
 def main(argv=None):
@@ -90,6 +182,11 @@ def main(argv=None):
         os.makedirs(os.path.dirname(os.path.abspath(a.output)), exist_ok=True)
         shutil.copyfile(a.source, a.output + ".partial")
         os.replace(a.output + ".partial", a.output)
+        # The kernels its launches may run, for the judge's check of what a recorded launch ran.
+        tree = parse(a.source)
+        with open(a.output + ".kernels.partial", "w") as f:
+            f.write("".join(n + "\n" for n in kernel_names(tree, aliases_of(tree))))
+        os.replace(a.output + ".kernels.partial", a.output + ".kernels")
     if a.result:
         os.makedirs(os.path.dirname(os.path.abspath(a.result)), exist_ok=True)
         with open(a.result + ".partial", "w") as f:

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Runs arena-correct, arena-perf or arena-profile (from libarena_tools.so) inside this
-interpreter, so that kernels and oracles named "py:<kind>:<mode>:<where>" can be Python:
-PyTorch reference models ("py:torch:<mode>:<task folder>") and Triton kernels
-("py:triton:kernel:<module file>"). They share the runner's process, device context and stream, so
-the runner's inputs, poison, red zones, comparisons, timing and statistics apply unchanged.
+"""Runs a tool of libarena_tools.so inside this interpreter, so that kernels and oracles named
+"py:<kind>:<mode>:<where>" can be Python: PyTorch reference models ("py:torch:<mode>:<task
+folder>") and Triton kernels ("py:triton:kernel:<module file>").
 
     arena_host.py <libarena_tools.so> <arena-correct|arena-perf|arena-profile> [tool options...]
+        a judge whose oracle is Python (torch2hip's float64 model); its kernels still run in
+        worker processes of their own, never here
+    arena_host.py <libarena_tools.so> worker
+        a worker process (started by a judge, socket on fd 3) that records or runs a Python
+        kernel on the judge's buffers
 
 Exit status is the tool's (77: skipped, e.g. no GPU or no PyTorch)."""
 import ctypes
@@ -47,6 +50,10 @@ def _load(spec, role, task_file, out, err, err_len):
             f = arena_abi.REFERENCE_FN(obj.reference)
             _alive.append(f)
             o.reference = ctypes.cast(f, ctypes.c_void_p).value
+        if hasattr(obj, "image_of"):
+            f = arena_abi.IMAGE_FN(obj.image_of)
+            _alive.append(f)
+            o.image = ctypes.cast(f, ctypes.c_void_p).value
         o.writes_outputs = 1 if getattr(obj, "writes_outputs", True) else 0
         _alive.append(obj)
         return 0
@@ -58,11 +65,40 @@ def _load(spec, role, task_file, out, err, err_len):
         return 1
 
 
+def worker(lib_path, needs):
+    """A worker process: the modules its kernels need are imported first (one CUDA runtime
+    serves them and the worker; without one the gate is skipped, saying why), and the
+    interpreter's module folders stay readable once the worker is confined."""
+    for name in needs:
+        try:
+            __import__(name)
+        except ImportError as e:
+            print(f"this gate needs {name}, and {sys.executable} cannot import it ({e})", flush=True)
+            return SKIP
+    lib = ctypes.CDLL(lib_path)
+    loader = arena_abi.LOADER_FN(_load)
+    _alive.append(loader)
+    lib.arena_set_python_loader(loader)
+    import site
+    paths = set(p for p in sys.path if p and os.path.isdir(p))
+    paths.update([sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))])
+    paths.update(site.getsitepackages() if hasattr(site, "getsitepackages") else [])
+    for p in sorted(paths):
+        lib.arena_worker_allow_read(os.path.realpath(p).encode())
+    rc = lib.arena_worker_main(3)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return rc
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
     lib_path, tool = argv[1], argv[2]
+    if tool == "worker":
+        needs = argv[argv.index("--needs") + 1].split(",") if "--needs" in argv[3:] else ["torch"]
+        return worker(lib_path, [n for n in needs if n])
     # PyTorch loads before the runners so that one CUDA runtime serves both; without GPU
     # device nodes the runner skips before any Python kernel is loaded, and the import is spared.
     has_gpu = any(os.path.exists(p) for p in ("/dev/nvidiactl", "/dev/kfd"))

@@ -7,6 +7,7 @@ on the harness's stream, and may do nothing but launch Triton kernels: every PyT
 it reaches (a matmul, a sum, an allocation, a copy) fails the launch, named. Triton's own code
 is the exception: its autotuner allocates, clears the cache and copies arguments while it
 benchmarks configurations (during the runners' warm-up launches)."""
+import ctypes
 import importlib.util
 import os
 import re
@@ -115,6 +116,16 @@ class TritonKernel:
             self._bound[key] = hit
         return hit
 
+    def image_of(self, function, data_p, size_p):
+        """The device code of a kernel function Triton loaded (0), or 1 when it is not Triton's."""
+        image = _images.get(int(function or 0))
+        if image is None:
+            return 1
+        self._last_image = ctypes.create_string_buffer(image, len(image))
+        data_p[0] = ctypes.cast(self._last_image, ctypes.c_void_p).value
+        size_p[0] = len(image)
+        return 0
+
     def launch(self, args_p):
         try:
             a = args_p.contents
@@ -132,10 +143,33 @@ class TritonKernel:
             return 1
 
 
+# Device code of every kernel Triton loads in this process, by function handle: a recorder sends
+# the images of the kernels a launch ran, so that a process without this module can replay them.
+_images = {}
+
+
+def _keep_images():
+    """Wraps Triton's binary loader (once) so the image behind each function handle is known."""
+    from triton.runtime import driver
+    utils = driver.active.utils
+    if getattr(utils, "_arena_keeps_images", False):
+        return
+    load = utils.load_binary
+
+    def load_binary(name, kernel, *args, **kwargs):
+        out = load(name, kernel, *args, **kwargs)
+        _images[int(out[1])] = bytes(kernel)
+        return out
+
+    utils.load_binary = load_binary
+    utils._arena_keeps_images = True
+
+
 def make(mode, module_file, role, task_file=""):
     if mode != "kernel":
         raise ValueError(f"unknown mode '{mode}' (kernel)")
     if not torch.cuda.is_available():
         raise RuntimeError("PyTorch cannot use a GPU here (torch.cuda.is_available() is False)")
     arena_device_tensors.use_harness_device()
+    _keep_images()
     return TritonKernel(module_file, task_file, role)

@@ -1,5 +1,6 @@
 #include "device.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
@@ -68,25 +69,44 @@ float elapsed_ms(const Event& start, const Event& stop) {
   return ms;
 }
 
-DeviceBuffer::DeviceBuffer(size_t bytes) : bytes_(bytes) {
+namespace {
+std::atomic<uint64_t> g_next_buffer_id{1};
+BufferFreeHook g_free_hook = nullptr;
+}  // namespace
+
+void set_buffer_free_hook(BufferFreeHook hook) { g_free_hook = hook; }
+
+DeviceBuffer::DeviceBuffer(size_t bytes) : bytes_(bytes), id_(g_next_buffer_id++) {
   p_ = arena_dev_malloc(bytes);
   if (!p_) throw DeviceError("allocating " + std::to_string(bytes) + " bytes: " + arena_dev_error());
 }
 
-DeviceBuffer::~DeviceBuffer() {
-  if (p_) arena_dev_free(p_);
+void DeviceBuffer::release() {
+  if (!p_) return;
+  if (g_free_hook) g_free_hook(id_);
+  arena_dev_free(p_);
+  p_ = nullptr;
 }
 
+DeviceBuffer::~DeviceBuffer() { release(); }
+
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& o) noexcept
-    : p_(std::exchange(o.p_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+    : p_(std::exchange(o.p_, nullptr)), bytes_(std::exchange(o.bytes_, 0)), id_(std::exchange(o.id_, 0)) {}
 
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
   if (this != &o) {
-    if (p_) arena_dev_free(p_);
+    release();
     p_ = std::exchange(o.p_, nullptr);
     bytes_ = std::exchange(o.bytes_, 0);
+    id_ = std::exchange(o.id_, 0);
   }
   return *this;
+}
+
+std::vector<unsigned char> DeviceBuffer::ipc_handle() const {
+  std::vector<unsigned char> h(ARENA_IPC_HANDLE_BYTES);
+  check(arena_dev_ipc_export(p_, h.data()), "sharing a buffer with a worker process");
+  return h;
 }
 
 GuardedBuffer::GuardedBuffer(size_t bytes, const Stream& s)

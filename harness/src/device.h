@@ -58,6 +58,8 @@ class Event {
 
 float elapsed_ms(const Event& start, const Event& stop);
 
+// One device allocation. Each has a process-unique id, by which worker processes that map it
+// (through its IPC handle) name it; they are told to let go before it is freed.
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
@@ -69,11 +71,19 @@ class DeviceBuffer {
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   void* get() const { return p_; }
   size_t bytes() const { return bytes_; }
+  uint64_t id() const { return id_; }
+  std::vector<unsigned char> ipc_handle() const;  // throws DeviceError
 
  private:
+  void release();
   void* p_ = nullptr;
   size_t bytes_ = 0;
+  uint64_t id_ = 0;
 };
+
+// Called with a buffer's id just before it is freed (workers that mapped it unmap it).
+using BufferFreeHook = void (*)(uint64_t id);
+void set_buffer_free_hook(BufferFreeHook hook);
 
 // A device buffer with red zones on both sides, filled with a known pattern: a write
 // outside [data, data + bytes) shows up as a changed red-zone byte.
@@ -86,6 +96,7 @@ class GuardedBuffer {
   GuardedBuffer() = default;
   GuardedBuffer(size_t bytes, const Stream& s);  // red zones written on s
   void* data() const { return static_cast<char*>(raw_.get()) + kRedZone; }
+  const DeviceBuffer& allocation() const { return raw_; }  // data() is kRedZone bytes into it
   size_t bytes() const { return bytes_; }
   size_t padded_bytes() const { return padded_; }
   // Fills the data area (rounded up to 8 bytes) with a repeated 8-byte pattern.

@@ -67,6 +67,20 @@ int arena_dev_empty_kernel(void* stream);
 /* Opens (1) or closes (0) the profiler's capture range (ncu --profile-from-start off). */
 int arena_dev_profiler(int on);
 
+/* Device memory shared between processes: the judge exports its allocations (each the base
+ * of one arena_dev_malloc), worker processes map them. A handle is 64 bytes on both vendors. */
+#define ARENA_IPC_HANDLE_BYTES 64
+int arena_dev_ipc_export(void* base, unsigned char handle[ARENA_IPC_HANDLE_BYTES]);
+int arena_dev_ipc_open(const unsigned char handle[ARENA_IPC_HANDLE_BYTES], void** base);
+int arena_dev_ipc_close(void* base);
+
+/* Fills n elements of `dtype` (the order of DType: f32 f16 bf16 f64 i32 i64 i8 u8) at dst, on
+ * `stream`, with draws keyed by (key, element index) from a distribution: kind 0 normal
+ * (mean a, std b), 1 uniform [a, b), 2 integers in [a, b]. The perf gate's fresh inputs for
+ * every timed sample; the values need not match the host's generator (the judge reads them
+ * back when it checks a sample). */
+int arena_dev_generate(void* dst, int dtype, size_t n, int kind, double a, double b, uint64_t key, void* stream);
+
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

@@ -60,6 +60,7 @@ KernelLibrary KernelLibrary::load(const std::string& path, const std::string& ro
     k.launch = o.launch;
     k.workspace_size = o.workspace_size;
     k.writes_outputs = o.writes_outputs != 0;
+    k.image = o.image;
     return k;
   }
   k.lib = SharedLibrary(path);

@@ -36,11 +36,15 @@ class SharedLibrary {
 // (harness/python/arena_host.py), which runs the tools from libarena_tools.so and answers
 // these requests with C function pointers into the interpreter. Only the host registers a
 // loader; a "py:" path in a plain runner is an error that says so.
+// Device code of a kernel function the object compiled at run time (Triton's JIT): returns 0
+// and sets *data/*size (valid until the next call) when the function is one of its own.
+typedef int (*arena_image_fn)(void* function, const void** data, size_t* size);
 struct PythonObject {
   arena_launch_fn launch = nullptr;
   arena_workspace_size_fn workspace_size = nullptr;
   arena_reference_fn reference = nullptr;
   int writes_outputs = 1;  // 0: a timing-only reference that returns its own outputs
+  arena_image_fn image = nullptr;
 };
 // Returns 0 and fills `out`, or non-zero with a message in err[0..err_len). `task_file` is
 // the task.json the runner judges against ("" where unknown).
@@ -57,6 +61,7 @@ struct KernelLibrary {
   // False for a timing-only reference (PyTorch eager in perf): it leaves the output buffers
   // alone, so post-timing output checks do not apply to it.
   bool writes_outputs = true;
+  arena_image_fn image = nullptr;  // Python kernels compiled at run time: their device code
   static KernelLibrary load(const std::string& path, const std::string& role, const std::string& task_file = "");
 };
 

@@ -7,50 +7,51 @@
 #include <cmath>
 #include <future>
 #include <map>
+#include <random>
 #include <sstream>
 
 #include "compare.h"
 #include "launch.h"
+#include "parallel_host.h"
 
 namespace arena {
 
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-struct PerfEngine::Side {
-  const KernelLibrary* lib = nullptr;
+struct PerfEngine::SideRun {
+  Side* side = nullptr;
   int index = 0;                            // 0 baseline, 1 candidate, 2... extra references
   std::vector<std::vector<double>> rounds;  // milliseconds, one vector per round
-};
-
-// One set of tensor buffers, seen by every kernel (each with its own workspace). Kernels
-// alternate between two sets round by round, so a placement effect of the buffers (seen as
-// a steady 1-2 % on strided kernels) lands in the round-to-round spread, not in the ratio.
-struct PerfEngine::BufferSet {
-  std::vector<std::unique_ptr<DeviceTensors>> view;  // per side
-  int last_writer = -1;                      // side whose launch the outputs hold
+  std::vector<double> event_us;             // event times of every sample, for the record
+  std::unique_ptr<SampleReservoir> kept;    // timed samples checked against the oracle
 };
 
 struct PerfEngine::ConfigRun {
   Config config;
+  size_t index = 0;
   std::string name;  // benchmark prefix, e.g. "seen_0"
   HostData warm_inputs, timed_inputs;
-  std::future<std::vector<std::vector<double>>> expected;  // oracle on the timed inputs
-  std::vector<Side> sides;  // baseline, candidate, extra references; never resized once timing starts
-  BufferSet sets[2];
-  Side& a() { return sides[0]; }
-  Side& b() { return sides[1]; }
+  std::vector<SideRun> sides;  // baseline, candidate, extra references; never resized once timing starts
+  // Two buffer sets seen by every kernel (each with its own workspace). Kernels alternate
+  // between them round by round, so a placement effect of the buffers lands in the
+  // round-to-round spread, not in the ratio.
+  std::vector<std::unique_ptr<DeviceTensors>> sets[2];  // per side
   std::vector<double> half_widths;
+  std::vector<std::string> inputs_modified;
   bool done = false;
-  BufferSet& set_for(const Side& s) { return sets[(s.rounds.size() + s.index) % 2]; }
+  SideRun& a() { return sides[0]; }
+  SideRun& b() { return sides[1]; }
+  int set_for(const SideRun& s) const { return static_cast<int>((s.rounds.size() + s.index) % 2); }
+  int set_id(const SideRun& s) const { return static_cast<int>(index) * 2 + set_for(s); }
 };
 
 namespace {
 
 double elapsed_s(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-// Log-space half-width to aim for: 2 % for kernels of 20 us or less (they carry the event
-// floor's jitter), 0.75 % at 50 us, 0.5 % from 100 us; linear in between.
+// Log-space half-width to aim for: 2 % for kernels of 20 us or less, 0.75 % at 50 us, 0.5 %
+// from 100 us; linear in between.
 double target_half_width(double median_ms) {
   const double us = median_ms * 1e3;
   const double pts[][2] = {{20, 0.02}, {50, 0.0075}, {100, 0.005}};
@@ -83,138 +84,166 @@ class CapturingReporter : public benchmark::JSONReporter {
     SetErrorStream(&err_);
   }
   std::string text() const { return out_.str(); }
-  std::string errors() const { return err_.str(); }
 
  private:
   std::ostringstream out_, err_;
 };
 
+std::string side_name(const PerfEngine::SideRun& s) {
+  return s.index == 0 ? "baseline" : s.index == 1 ? "candidate" : s.side->role();
+}
+
 }  // namespace
 
-PerfEngine::PerfEngine(const TaskSpec& task, const KernelLibrary& baseline, const KernelLibrary& candidate,
-                       const ReferenceLibrary* reference, const arena_device_info& device, PerfOptions opt,
-                       std::vector<const KernelLibrary*> extras)
-    : task_(task), baseline_(baseline), candidate_(candidate), reference_(reference), extras_(std::move(extras)),
-      device_(device), opt_(opt) {}
-
-PerfEngine::~PerfEngine() {
-  for (auto& c : configs_)
-    if (c->expected.valid() && c->expected.wait_for(std::chrono::seconds(0)) != std::future_status::deferred)
-      c->expected.wait();
+PerfEngine::PerfEngine(const TaskSpec& task, std::vector<Side*> sides, const ReferenceLibrary* reference,
+                       const arena_device_info& device, PerfOptions opt)
+    : task_(task), sides_(std::move(sides)), reference_(reference), device_(device), opt_(opt) {
+  std::random_device rd;
+  salt_ = (static_cast<uint64_t>(rd()) << 32) ^ rd();
 }
 
-double PerfEngine::sample_ms(Side& side, BufferSet& set) {
-  const DeviceTensors& t = *set.view[side.index];
-  t.prepare_launch(*stream_);  // before the flush, so none of it stays in the cache
-  check(arena_dev_flush(flush_->get(), flush_->bytes(), stream_->get()), "flushing caches");
-  start_->record(*stream_);
-  set.last_writer = side.index;
-  int rc = side.lib->launch(&t.args());
-  stop_->record(*stream_);
-  if (rc != 0) throw std::runtime_error(side.lib->role + " arena_launch returned " + std::to_string(rc) + " while timed");
-  try {
-    if (!stream_->wait(opt_.kernel_timeout_s))
-      device_lost({LaunchOutcome::TimedOut, side.lib->role + " did not finish within its timeout while timed"});
-  } catch (const DeviceError& e) {
-    device_lost({LaunchOutcome::DeviceFault, side.lib->role + " crashed the device while timed: " + e.what()});
-  }
-  float ms = elapsed_ms(*start_, *stop_);
-  return ms;
-}
+PerfEngine::~PerfEngine() = default;
 
 void PerfEngine::prepare() {
   stream_ = std::make_unique<Stream>();
-  start_ = std::make_unique<Event>();
-  stop_ = std::make_unique<Event>();
-  check(arena_dev_reset_persisting_l2(), "resetting the L2 persisting window");
   size_t flush = opt_.flush_bytes;
   if (flush == 0) flush = std::max<size_t>(2 * static_cast<size_t>(device_.l2_bytes), size_t{256} << 20);
-  flush = (flush + 15) / 16 * 16;
-  opt_.flush_bytes = flush;
-  flush_ = std::make_unique<DeviceBuffer>(flush);
-  check(arena_dev_fill(flush_->get(), 0, flush, stream_->get()), "clearing the flush buffer");
+  opt_.flush_bytes = (flush + 15) / 16 * 16;
 
   const uint64_t task_key = hash_name(task_.suite + "/" + task_.name);
   for (size_t i = 0; i < task_.seen.size(); ++i) {
     auto c = std::make_unique<ConfigRun>();
     c->config = task_.seen[i];
+    c->index = i;
     c->name = "seen_" + std::to_string(i);
     c->warm_inputs = draw_inputs(task_, c->config, perf_inputs_key(task_key, i, false), trial_plan(0));
     c->timed_inputs = draw_inputs(task_, c->config, perf_inputs_key(task_key, i, true), trial_plan(0));
-    std::vector<const KernelLibrary*> libs = {&baseline_, &candidate_};
-    for (const KernelLibrary* x : extras_) libs.push_back(x);
-    c->sides.resize(libs.size());
-    for (size_t k = 0; k < libs.size(); ++k) {
-      c->sides[k].lib = libs[k];
-      c->sides[k].index = static_cast<int>(k);
+    const std::string where = c->config.label + " (first launch)";
+    for (size_t k = 0; k < sides_.size(); ++k) {
+      SideRun s;
+      s.side = sides_[k];
+      s.index = static_cast<int>(k);
+      c->sides.push_back(std::move(s));
     }
-    for (BufferSet& set : c->sets) {
-      set.view.push_back(std::make_unique<DeviceTensors>(task_, c->config, c->warm_inputs, baseline_, *stream_));
-      for (size_t k = 1; k < libs.size(); ++k)
-        set.view.push_back(std::make_unique<DeviceTensors>(*set.view[0], *libs[k], *stream_));
-    }
-    for (Side& s : c->sides) {  // first launches: module load, one-time setup (JIT compiles), sanity
-      const DeviceTensors& t = *c->sets[s.index % 2].view[s.index];
-      LaunchOutcome o = launch_and_wait(*s.lib, t, *stream_, opt_.kernel_timeout_s * 10,
-                                        c->config.label + " (first launch)");
-      if (!o.ok() && s.index >= 2 && !o.device_lost()) {
-        // An extra reference that cannot run (torch.compile on an op it does not support)
-        // is reported and left out; it does not fail the candidate.
-        dropped_[s.lib->role] = o.message;
+    std::vector<bool> usable(sides_.size(), true);
+    for (size_t k = 0; k < sides_.size(); ++k) {
+      Side& side = *sides_[k];
+      if (dropped_.count(side.role())) {
+        usable[k] = false;
         continue;
       }
-      if (!o.ok()) throw std::runtime_error(o.message);
-      for (const auto& p : t.integrity_problems(*stream_))
-        throw std::runtime_error(s.lib->role + ": " + p + " on " + c->config.label + " (first launch)");
+      bool pushed = false;
+      try {
+        const size_t ws = side.workspace_size(c->config);
+        for (int s = 0; s < 2; ++s) {
+          if (k == 0) {
+            c->sets[s].push_back(std::make_unique<DeviceTensors>(task_, c->config, c->timed_inputs, ws, *stream_));
+          } else {
+            c->sets[s].push_back(std::make_unique<DeviceTensors>(*c->sets[s][0], ws, *stream_));
+          }
+        }
+        pushed = true;
+        {  // the launch is recorded on buffers of its own, holding valid inputs
+          DeviceTensors scratch(task_, c->config, c->warm_inputs, ws, *stream_);
+          LaunchOutcome o = side.prepare(c->config, scratch, opt_.kernel_timeout_s * 10);
+          if (!o.ok()) throw std::runtime_error(o.message);
+        }
+        // First launch: module load, one-time setup (JIT compiles), sanity.
+        const DeviceTensors& t = *c->sets[k % 2].back();
+        LaunchOutcome o = side.launch(c->config, t, opt_.kernel_timeout_s * 10, where);
+        if (!o.ok()) throw std::runtime_error(o.message);
+        for (const auto& p : t.integrity_problems(*stream_))
+          throw std::runtime_error(side.role() + ": " + p + " on " + where);
+        for (int s = 0; s < 2; ++s) side.bind(static_cast<int>(i) * 2 + s, c->config, *c->sets[s].back());
+      } catch (const std::exception& e) {
+        // An extra reference that cannot run (torch.compile on an op it does not support) is
+        // reported and left out; it does not fail the candidate.
+        if (k < 2) throw std::runtime_error(e.what());
+        dropped_[side.role()] = e.what();
+        usable[k] = false;
+        if (pushed)
+          for (int s = 0; s < 2; ++s) c->sets[s].pop_back();
+      }
     }
-    for (BufferSet& set : c->sets) set.view[0]->reset(c->timed_inputs, 0, *stream_);
-    // The oracle for the timed inputs runs on the host while the device is being timed.
-    if (reference_) {
-      const Config cfg = c->config;
-      const HostData* in = &c->timed_inputs;
-      // A Python oracle shares the interpreter (and maybe the GPU) with timed Python
-      // launches: it runs after timing instead.
-      const auto policy = reference_->in_interpreter ? std::launch::deferred : std::launch::async;
-      c->expected = std::async(policy, [this, cfg, in] { return run_reference(task_, cfg, *in, *reference_); });
+    for (size_t k = sides_.size(); k-- > 2;)
+      if (!usable[k]) c->sides.erase(c->sides.begin() + static_cast<std::ptrdiff_t>(k));
+    for (size_t k = 0; k < c->sides.size(); ++k) c->sides[k].index = static_cast<int>(k);
+    // The candidate's timed outputs are checked at random; a replayed baseline's once, as a
+    // check of the checking itself.
+    for (SideRun& s : c->sides) {
+      const int slots = s.index == 1 ? opt_.kept_samples : s.index == 0 && s.side->writes_outputs() ? 1 : 0;
+      if (slots > 0 && s.side->writes_outputs())
+        s.kept = std::make_unique<SampleReservoir>(task_, c->config, slots, salt_ ^ (i * 131 + s.index));
     }
     configs_.push_back(std::move(c));
   }
-  // Dropped extras leave every configuration (they sit after baseline and candidate).
+  // An extra reference dropped on a later configuration leaves the earlier ones too.
   for (auto& c : configs_)
     for (size_t k = c->sides.size(); k-- > 2;)
-      if (dropped_.count(c->sides[k].lib->role)) {
+      if (dropped_.count(c->sides[k].side->role())) {
         c->sides.erase(c->sides.begin() + static_cast<std::ptrdiff_t>(k));
-        for (BufferSet& set : c->sets) set.view.erase(set.view.begin() + static_cast<std::ptrdiff_t>(k));
-        for (size_t j = k; j < c->sides.size(); ++j) c->sides[j].index = static_cast<int>(j);
+        for (int s = 0; s < 2; ++s) c->sets[s].erase(c->sets[s].begin() + static_cast<std::ptrdiff_t>(k));
+        for (size_t j = 0; j < c->sides.size(); ++j) c->sides[j].index = static_cast<int>(j);
       }
+  // Every launch is recorded: no host code of any kernel runs from here on.
+  for (Side* s : sides_) s->stop_recorder();
   warm_up();
-  floor_us_ = event_floor_us();
+}
+
+bool PerfEngine::timed_round(ConfigRun& c, SideRun& s, std::vector<double>* samples_ms) {
+  const int round = static_cast<int>(s.rounds.size());
+  const uint64_t key = salt_ ^ hash_name(c.name + "/" + side_name(s)) ^ (static_cast<uint64_t>(round) << 32) ^
+                       (samples_ms ? 0x5A5Aull : 0xA5A5ull);
+  SnapshotTarget* snap = samples_ms && s.kept ? s.kept->choose(round, opt_.samples_per_round) : nullptr;
+  RoundResult r = s.side->round(c.set_id(s), opt_.samples_per_round, key, opt_.flush_bytes,
+                                0xFEDCBA9876543210ull ^ key, snap, opt_.kernel_timeout_s + 5);
+  if (!r.outcome.ok()) {
+    fatal_ = r.outcome.message;
+    return false;
+  }
+  if (static_cast<int>(r.samples.size()) != opt_.samples_per_round) {
+    fatal_ = side_name(s) + "'s worker answered " + std::to_string(r.samples.size()) + " samples for a round of " +
+             std::to_string(opt_.samples_per_round);
+    return false;
+  }
+  double sum_us = 0;
+  for (const auto& x : r.samples) {
+    if (!(x.gpu_us > 0) || !std::isfinite(x.gpu_us)) {
+      fatal_ = side_name(s) + " on " + c.config.label + ": a timed sample recorded no GPU work";
+      return false;
+    }
+    sum_us += x.gpu_us;
+  }
+  // The judge's own clock bounds what the worker reports.
+  if (sum_us > r.wall_s * 1e6 * 1.01 + 50) {
+    fatal_ = side_name(s) + "'s worker reported " + std::to_string(sum_us) + " us of GPU time for a round that took " +
+             std::to_string(r.wall_s * 1e6) + " us on the judge's clock: not credible";
+    return false;
+  }
+  for (const auto& m : r.inputs_modified) c.inputs_modified.push_back(side_name(s) + ": " + m + " on " + c.config.label);
+  if (snap) s.kept->filled();
+  if (samples_ms) {
+    samples_ms->clear();
+    for (const auto& x : r.samples) {
+      samples_ms->push_back(x.gpu_us / 1e3);
+      s.event_us.push_back(x.event_us);
+    }
+  }
+  return true;
 }
 
 void PerfEngine::warm_up() {
   auto t0 = Clock::now();
-  while (elapsed_s(t0) < opt_.warmup_s)
+  do {
     for (auto& c : configs_)
-      for (int k = 0; k < 2; ++k)
-        for (Side& s : c->sides) sample_ms(s, c->sets[(k + s.index) % 2]);
-}
-
-double PerfEngine::event_floor_us() {
-  std::vector<double> v;
-  for (int i = 0; i < 21; ++i) {
-    check(arena_dev_flush(flush_->get(), flush_->bytes(), stream_->get()), "flushing caches");
-    start_->record(*stream_);
-    check(arena_dev_empty_kernel(stream_->get()), "launching an empty kernel");
-    stop_->record(*stream_);
-    if (!stream_->wait(opt_.kernel_timeout_s)) throw DeviceError("empty kernel timed out");
-    v.push_back(elapsed_ms(*start_, *stop_) * 1e3);
-  }
-  return median(v);
+      for (SideRun& s : c->sides)
+        if (!timed_round(*c, s, nullptr)) throw std::runtime_error(fatal_ + " (warm-up)");
+  } while (elapsed_s(t0) < opt_.warmup_s);
 }
 
 bool PerfEngine::config_done(ConfigRun& c) {
   size_t rounds = c.a().rounds.size();
-  for (const Side& s : c.sides) rounds = std::min(rounds, s.rounds.size());
+  for (const SideRun& s : c.sides) rounds = std::min(rounds, s.rounds.size());
   if (static_cast<int>(rounds) < opt_.min_rounds) return false;
   // The stopping rule follows the primary comparison; extra references get the same rounds.
   SpeedupEstimate e = estimate_speedup(c.a().rounds, c.b().rounds, opt_.seed, 500);
@@ -224,6 +253,7 @@ bool PerfEngine::config_done(ConfigRun& c) {
 }
 
 std::string PerfEngine::batch_filter() const {
+  if (!fatal_.empty()) return "";
   std::string f = "^(";
   bool any = false;
   for (const auto& c : configs_)
@@ -236,19 +266,20 @@ std::string PerfEngine::batch_filter() const {
 
 void PerfEngine::run() {
   for (auto& c : configs_)
-    for (Side& side : c->sides) {
-      Side* s = &side;
-      const std::string name = c->name + "/" + (s->index == 0 ? "baseline" : s->index == 1 ? "candidate" : s->lib->role);
+    for (SideRun& side : c->sides) {
+      SideRun* s = &side;
       ConfigRun* cr = c.get();
+      const std::string name = c->name + "/" + side_name(side);
       benchmark::RegisterBenchmark(name.c_str(),
                                    [this, cr, s](benchmark::State& st) {
-                                     BufferSet& set = cr->set_for(*s);
-                                     s->rounds.emplace_back();
-                                     for (auto _ : st) {
-                                       double ms = sample_ms(*s, set);
-                                       st.SetIterationTime(ms / 1e3);
-                                       s->rounds.back().push_back(ms);
+                                     std::vector<double> ms;
+                                     if (!fatal_.empty() || !timed_round(*cr, *s, &ms)) {
+                                       st.SkipWithError(fatal_.c_str());
+                                       return;
                                      }
+                                     s->rounds.push_back(ms);
+                                     size_t i = 0;
+                                     for (auto _ : st) st.SetIterationTime(ms[i++ % ms.size()] / 1e3);
                                    })
           ->UseManualTime()
           ->Iterations(opt_.samples_per_round)
@@ -279,12 +310,88 @@ void PerfEngine::run() {
       if (!c->done) c->done = config_done(*c);
   }
   timed_seconds_ = elapsed_s(t0);
+  if (!fatal_.empty()) failures_.push_back(fatal_);
+}
+
+// The kept samples of every side that writes outputs, against the oracle (or, without one,
+// against the baseline launched on the same inputs).
+void PerfEngine::check_kept(ConfigRun& c, json& checks) {
+  struct Pending {
+    SideRun* side;
+    const KeptSample* k;
+    std::future<std::vector<std::vector<double>>> expected;
+  };
+  std::vector<Pending> pending;
+  for (SideRun& s : c.sides) {
+    if (!s.kept) continue;
+    for (const auto& k : s.kept->kept()) {
+      if (!k->filled) continue;
+      const KeptSample* kp = k.get();
+      Pending p{&s, kp, {}};
+      if (reference_) {
+        const auto policy = reference_->in_interpreter ? std::launch::deferred : std::launch::async;
+        p.expected = std::async(policy, [this, &c, kp] {
+          return run_reference(task_, c.config, host_inputs_of(task_, *kp), *reference_);
+        });
+      } else {
+        p.expected = std::async(std::launch::deferred, [this, &c, kp] {
+          // The baseline, in its workers, on the kept inputs.
+          const HostData in = host_inputs_of(task_, *kp);
+          Side& base = *c.a().side;
+          DeviceTensors d(task_, c.config, in, base.workspace_size(c.config), *stream_);
+          LaunchOutcome o = base.launch(c.config, d, opt_.kernel_timeout_s * 10, c.config.label + " (a kept sample)");
+          if (!o.ok()) throw std::runtime_error("the baseline could not recompute a kept sample: " + o.message);
+          std::vector<std::vector<double>> out(task_.tensors.size());
+          for (size_t i = 0; i < task_.tensors.size(); ++i)
+            if (task_.tensors[i].writes()) out[i] = d.output_values(i);
+          return out;
+        });
+      }
+      pending.push_back(std::move(p));
+    }
+  }
+  for (Pending& p : pending) {
+    const std::string who = side_name(*p.side);
+    if (p.side->index == 0 && !reference_) continue;  // the baseline is the oracle here
+    std::vector<std::vector<double>> expected;
+    try {
+      expected = p.expected.get();
+    } catch (const std::exception& e) {
+      failures_.push_back(std::string("checking a timed launch of ") + c.config.label + ": " + e.what());
+      continue;
+    }
+    for (size_t i = 0; i < task_.tensors.size(); ++i) {
+      const TensorSpec& ts = task_.tensors[i];
+      if (!ts.writes()) continue;
+      const auto& raw = p.k->out_bytes[i];
+      std::vector<double> got(expected[i].size());
+      parallel_to_double(ts.dtype, raw.data(), got.data(), static_cast<int64_t>(got.size()));
+      CompareResult r = compare_parallel(got.data(), expected[i].data(), static_cast<int64_t>(got.size()), ts.dtype, ts.tol);
+      const std::string sample = "round " + std::to_string(p.k->round + 1) + ", sample " + std::to_string(p.k->sample + 1);
+      checks.push_back({{"kernel", who}, {"sample", sample}, {"summary", r.summary(ts.name)}, {"passed", r.passed()}});
+      if (!r.passed())
+        failures_.push_back(who + " outputs are wrong on a timed launch of " + c.config.label + " (" + sample +
+                            ", kept at random): " + r.summary(ts.name) +
+                            " (results kept from earlier launches, skipped work, or a race)");
+    }
+  }
 }
 
 json PerfEngine::report() {
+  const bool cupti = [&] {
+    for (Side* s : sides_) {
+      json d = s->describe();
+      if (d.value("timing", "") != "GPU activity span (CUPTI)") return false;
+    }
+    return true;
+  }();
+  timing_ = cupti ? "the GPU's own start and end of the launch's work (activity trace), after a cache flush"
+                  : "device events around one launch, after a cache flush";
   json out = {{"method",
                {{"flush_bytes", opt_.flush_bytes},
                 {"flush", "read-modify-write kernel on the timing stream before every sample"},
+                {"inputs", "drawn afresh on the device for every sample; outputs and workspace poisoned"},
+                {"timing", timing_},
                 {"samples_per_round", opt_.samples_per_round},
                 {"min_rounds", opt_.min_rounds},
                 {"warmup_s", opt_.warmup_s},
@@ -293,15 +400,23 @@ json PerfEngine::report() {
                 {"timed_out", timed_out_},
                 {"batches", batches_},
                 {"delta", opt_.delta},
-                {"event_floor_us", floor_us_},
+                {"kept_samples", opt_.kept_samples},
                 {"interleaving", "Google Benchmark random interleaving of repetitions (rounds)"}}},
               {"configs", json::array()}};
   std::vector<SpeedupEstimate> estimates;
   std::map<std::string, std::vector<SpeedupEstimate>> extra_estimates;
+  std::vector<double> event_overheads;
   for (auto& c : configs_) {
     json cj = {{"label", c->config.label}, {"params", c->config.describe()}};
     const double bytes = task_.cost_bytes.eval_double(c->config.bindings);
     const double flops = task_.cost_flops.eval_double(c->config.bindings);
+    bool complete = true;
+    for (SideRun& s : c->sides) complete &= !s.rounds.empty() && s.rounds.size() == c->a().rounds.size();
+    if (!complete) {
+      cj["error"] = "not timed: " + (fatal_.empty() ? std::string("no rounds") : fatal_);
+      out["configs"].push_back(cj);
+      continue;
+    }
     SpeedupEstimate e = estimate_speedup(c->a().rounds, c->b().rounds, opt_.seed);
     estimates.push_back(e);
     Verdict v = decide(e.ci_low, e.ci_high, opt_.delta);
@@ -314,8 +429,8 @@ json PerfEngine::report() {
     cj["verdict"] = verdict_name(v);
     cj["bytes"] = bytes;
     cj["flops"] = flops;
-    for (Side& side : c->sides) {
-      Side* s = &side;
+    for (SideRun& side : c->sides) {
+      SideRun* s = &side;
       Summary sum = summarize(flatten(s->rounds));
       json sj = summary_json(sum);
       const double secs = sum.median / 1e3;
@@ -327,7 +442,11 @@ json PerfEngine::report() {
       sj["fraction_of_peak"] = std::max(bw / device_.peak_bytes_per_s,
                                         task_.cost_compute == "fp32" ? fl / device_.peak_fp32_flops : 0.0);
       sj["samples_ms"] = flatten(s->rounds);
-      const std::string who = s->index == 0 ? "baseline" : s->index == 1 ? "candidate" : s->lib->role;
+      if (!s->event_us.empty()) {
+        sj["event_median_us"] = median(s->event_us);
+        event_overheads.push_back(median(s->event_us) - sum.median * 1e3);
+      }
+      const std::string who = side_name(*s);
       if (bw > opt_.sol_margin * device_.peak_bytes_per_s)
         failures_.push_back(who + " on " + c->config.label + ": median " + std::to_string(sum.median * 1e3) +
                             " us moves " + std::to_string(bytes / 1e9) + " GB at " + std::to_string(bw / 1e9) +
@@ -343,52 +462,36 @@ json PerfEngine::report() {
       }
       // An extra reference (torch.compile): its own speedup over the candidate, same rounds.
       SpeedupEstimate x = estimate_speedup(s->rounds, c->b().rounds, opt_.seed);
-      extra_estimates[s->lib->role].push_back(x);
-      sj["name"] = s->lib->role;
+      extra_estimates[s->side->role()].push_back(x);
+      sj["name"] = s->side->role();
       sj["speedup"] = x.speedup;
       sj["ci95_low"] = x.ci_low;
       sj["ci95_high"] = x.ci_high;
       sj["verdict"] = verdict_name(decide(x.ci_low, x.ci_high, opt_.delta));
       cj["references"].push_back(sj);
     }
-    // Validation after timing: each buffer set holds the outputs of the last timed launch
-    // on it (outputs are poisoned before every launch); they must still be right.
-    std::vector<std::vector<double>> expected;
-    if (c->expected.valid()) {
-      expected = c->expected.get();
-    } else {  // no host oracle: the baseline's outputs on the timed inputs
-      const int s = c->sets[0].last_writer == 0 ? 0 : 1;
-      if (c->sets[s].last_writer != 0) sample_ms(c->a(), c->sets[s]);
-      expected.resize(task_.tensors.size());
-      for (size_t i = 0; i < task_.tensors.size(); ++i)
-        if (task_.tensors[i].writes()) expected[i] = c->sets[s].view[0]->output_values(i);
-    }
-    if (c->sets[0].last_writer != 1 && c->sets[1].last_writer != 1) sample_ms(c->b(), c->sets[0]);
     json checks = json::array();
-    for (BufferSet& set : c->sets) {
-      const int w = set.last_writer;
-      const std::string who = w == 0 ? "baseline" : w == 1 ? "candidate" : c->sides[w].lib->role;
-      for (const auto& view : set.view)
-        for (const auto& p : view->integrity_problems(*stream_))
-          failures_.push_back(who + " after timing: " + p + " on " + c->config.label);
-      if (w == 0 && !reference_) continue;  // the baseline is the oracle here
-      if (!c->sides[w].lib->writes_outputs) continue;  // a timing-only reference keeps its outputs
-      for (size_t i = 0; i < task_.tensors.size(); ++i) {
-        const TensorSpec& ts = task_.tensors[i];
-        if (!ts.writes()) continue;
-        auto got = set.view[w]->output_values(i);
-        CompareResult r = compare_parallel(got.data(), expected[i].data(), static_cast<int64_t>(got.size()), ts.dtype, ts.tol);
-        checks.push_back({{"kernel", who}, {"summary", r.summary(ts.name)}, {"passed", r.passed()}});
-        if (!r.passed())
-          failures_.push_back(who + " outputs are wrong after the timed launches on " + c->config.label + ": " +
-                              r.summary(ts.name));
-      }
-    }
+    check_kept(*c, checks);
+    // Red zones of every buffer set after timing (their inputs are redrawn every sample, so
+    // input integrity is checked by the workers on the kept samples).
+    for (int set = 0; set < 2; ++set)
+      for (const auto& view : c->sets[set])
+        for (const auto& p : view->integrity_problems(*stream_, false))
+          failures_.push_back("after timing: " + p + " on " + c->config.label);
+    for (const auto& m : c->inputs_modified) failures_.push_back(m);
     cj["post_timing_checks"] = checks;
     if (v == Verdict::Slower)
       failures_.push_back("candidate is slower on " + c->config.label + " (speedup " + std::to_string(e.speedup) +
                           ", 95% CI [" + std::to_string(e.ci_low) + ", " + std::to_string(e.ci_high) + "])");
     out["configs"].push_back(cj);
+  }
+  if (estimates.empty()) {
+    out["speedup"] = nullptr;
+    out["ci95_low"] = nullptr;
+    out["ci95_high"] = nullptr;
+    out["verdict"] = "NOT_TIMED";
+    if (failures_.empty()) failures_.push_back("no configuration was timed");
+    return out;
   }
   SpeedupEstimate all = combine(estimates);
   Verdict v = decide(all.ci_low, all.ci_high, opt_.delta);
@@ -397,7 +500,8 @@ json PerfEngine::report() {
   out["ci95_high"] = all.ci_high;
   out["verdict"] = verdict_name(v);
   out["aggregate"] = "geometric mean over seen configurations; log-space standard errors combined";
-  out["baseline_name"] = baseline_.role;
+  out["baseline_name"] = sides_[0]->role();
+  out["method"]["event_overhead_us"] = event_overheads.empty() ? 0.0 : median(event_overheads);
   for (const auto& [name, why] : dropped_) out["references_dropped"][name] = why;
   for (const auto& [name, xs] : extra_estimates) {
     SpeedupEstimate x = combine(xs);

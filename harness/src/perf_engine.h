@@ -1,21 +1,26 @@
-// The perf gate's measurement engine (DESIGN §7): baseline (A) and candidate (B) in one
-// process, each on its own buffers, timed by device events around a single launch after a
-// cache flush, interleaved in random order by Google Benchmark over rounds, until the
-// speedup's 95 % interval is tight, has plateaued, or the time budget ends.
+// The perf gate's measurement engine (docs/DESIGN.md, "Performance"). Baseline (A) and
+// candidate (B), each in worker processes of its own (side.h), on the same buffers: every
+// sample draws fresh inputs, poisons outputs and workspace, flushes the caches and times one
+// launch by the GPU's own record of the work it ran (activity trace; device events where no
+// tracer exists). Google Benchmark interleaves the rounds in random order until the
+// speedup's 95 % interval is tight, has plateaued, or the time budget ends. A few samples
+// kept at random are checked against the oracle afterwards; this process (the judge) runs no
+// kernel code and decides the verdict.
 #pragma once
 #include <map>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "device.h"
 #include "kernel_library.h"
+#include "side.h"
 #include "stats.h"
 #include "task_spec.h"
 #include "tensors.h"
+#include "timed_checks.h"
 
 namespace arena {
 
@@ -25,60 +30,57 @@ struct PerfOptions {
   int samples_per_round = 10;  // K: flushed single-launch samples per kernel per round
   int min_rounds = 15;
   int rounds_per_batch = 5;
-  double warmup_s = 0.3;       // alternating flushed launches before timing, discarded
+  double warmup_s = 0.3;       // rounds before timing, discarded
   double delta = 0.01;         // verdict threshold (relative), from A/A calibration
   double kernel_timeout_s = 10;
   double sol_margin = 1.05;    // achieved/peak above this is an error, not a record
+  int kept_samples = 3;        // timed samples of the candidate checked against the oracle, per configuration
   uint64_t seed = 12345;       // bootstrap
 };
 
 class PerfEngine {
  public:
-  // `extras` are further references timed in the same rounds (torch.compile beside PyTorch
-  // eager); each gets its own speedup over the candidate.
-  PerfEngine(const TaskSpec& task, const KernelLibrary& baseline, const KernelLibrary& candidate,
-             const ReferenceLibrary* reference, const arena_device_info& device, PerfOptions opt,
-             std::vector<const KernelLibrary*> extras = {});
+  // `sides`: the baseline, the candidate, then further references timed in the same rounds
+  // (torch.compile beside PyTorch eager), each with its own speedup over the candidate.
+  PerfEngine(const TaskSpec& task, std::vector<Side*> sides, const ReferenceLibrary* reference,
+             const arena_device_info& device, PerfOptions opt);
   ~PerfEngine();
-  // Buffers, first launches, cache and clock warm-up. Throws on a failed first launch.
+  // Buffers, recordings, first launches, warm-up. Throws on a failed first launch.
   void prepare();
   // Timed rounds through Google Benchmark.
   void run();
-  // Statistics, roofline, speed-of-light and post-timing validation; fills failures().
+  // Statistics, roofline, speed-of-light and the checks of timed launches; fills failures().
   nlohmann::json report();
   const std::vector<std::string>& failures() const { return failures_; }
   // Google Benchmark's own JSON of every batch, merged.
   const nlohmann::json& gbench_json() const { return gbench_; }
 
-  struct Side;
+  struct SideRun;
   struct ConfigRun;
 
  private:
-  struct BufferSet;
-  double sample_ms(Side& side, BufferSet& set);
+  bool timed_round(ConfigRun& c, SideRun& s, std::vector<double>* samples_ms);
   void warm_up();
-  double event_floor_us();
   bool config_done(ConfigRun& c);
   std::string batch_filter() const;
+  void check_kept(ConfigRun& c, nlohmann::json& checks);
 
   const TaskSpec& task_;
-  const KernelLibrary& baseline_;
-  const KernelLibrary& candidate_;
+  std::vector<Side*> sides_;
   const ReferenceLibrary* reference_;
-  std::vector<const KernelLibrary*> extras_;
   std::map<std::string, std::string> dropped_;  // extra references that could not run, and why
   arena_device_info device_;
   PerfOptions opt_;
   std::unique_ptr<Stream> stream_;
-  std::unique_ptr<Event> start_, stop_;
-  std::unique_ptr<DeviceBuffer> flush_;
   std::vector<std::unique_ptr<ConfigRun>> configs_;
   std::vector<std::string> failures_;
   nlohmann::json gbench_ = nlohmann::json::object();
+  std::string fatal_;  // a round that failed outright: timing stops
   bool timed_out_ = false;
   double timed_seconds_ = 0;
-  double floor_us_ = 0;
   int batches_ = 0;
+  uint64_t salt_ = 0;  // makes every gate's inputs new
+  std::string timing_ = "events";
 };
 
 }  // namespace arena

@@ -62,30 +62,44 @@ uint64_t poison_pattern(DType d, int variant) {
   }
 }
 
-DeviceTensors::DeviceTensors(const TaskSpec& t, const Config& c, const HostData& in, const KernelLibrary& k,
+size_t query_workspace(const KernelLibrary& k, const Config& c) {
+  if (!k.workspace_size) return 0;
+  arena_args query{};
+  query.ints = c.ints.data();
+  query.num_ints = static_cast<int>(c.ints.size());
+  query.floats = c.floats.data();
+  query.num_floats = static_cast<int>(c.floats.size());
+  size_t ws = k.workspace_size(&query);
+  if (ws > (size_t{64} << 30))
+    throw std::runtime_error(k.role + " asks for " + std::to_string(ws) + " workspace bytes (over 64 GiB)");
+  return ws;
+}
+
+DeviceTensors::DeviceTensors(const TaskSpec& t, const Config& c, const HostData& in, size_t workspace_bytes,
                              const Stream& s, int poison_variant)
-    : task_(t), storage_(std::make_shared<Storage>()), ints_(c.ints), floats_(c.floats), numel_(in.numel) {
+    : task_(t), config_(c), storage_(std::make_shared<Storage>()), ints_(c.ints), floats_(c.floats), numel_(in.numel) {
   for (size_t i = 0; i < t.tensors.size(); ++i) {
     const size_t bytes = in.numel[i] * dtype_size(t.tensors[i].dtype);
     storage_->buffers.emplace_back(bytes, s);
-    storage_->pristine.emplace_back(t.tensors[i].reads() ? DeviceBuffer(bytes) : DeviceBuffer());
+    storage_->pristine.emplace_back(t.tensors[i].reads() ? DeviceBuffer(std::max<size_t>(bytes, 1)) : DeviceBuffer());
   }
-  bind(k, s);
+  bind(workspace_bytes, s);
   reset(in, poison_variant, s);
 }
 
-DeviceTensors::DeviceTensors(const DeviceTensors& other, const KernelLibrary& k, const Stream& s)
+DeviceTensors::DeviceTensors(const DeviceTensors& other, size_t workspace_bytes, const Stream& s)
     : task_(other.task_),
+      config_(other.config_),
       storage_(other.storage_),
       ints_(other.ints_),
       floats_(other.floats_),
       numel_(other.numel_),
       poison_variant_(other.poison_variant_) {
-  bind(k, s);
+  bind(workspace_bytes, s);
   if (workspace_) workspace_->fill(0xFEDCBA9876543210ull, s);
 }
 
-void DeviceTensors::bind(const KernelLibrary& k, const Stream& s) {
+void DeviceTensors::bind(size_t workspace_bytes, const Stream& s) {
   for (const auto& b : storage_->buffers) pointers_.push_back(b.data());
   args_.tensors = pointers_.data();
   args_.num_tensors = static_cast<int>(pointers_.size());
@@ -94,18 +108,61 @@ void DeviceTensors::bind(const KernelLibrary& k, const Stream& s) {
   args_.floats = floats_.data();
   args_.num_floats = static_cast<int>(floats_.size());
   args_.stream = s.get();
-  if (!k.workspace_size) return;
-  arena_args query = args_;
-  query.tensors = nullptr;
-  query.num_tensors = 0;
-  query.stream = nullptr;
-  size_t ws = k.workspace_size(&query);
-  if (ws > (size_t{64} << 30))
-    throw std::runtime_error(k.role + " asks for " + std::to_string(ws) + " workspace bytes (over 64 GiB)");
-  if (ws == 0) return;
-  workspace_ = std::make_unique<GuardedBuffer>(ws, s);
+  if (workspace_bytes > (size_t{64} << 30))
+    throw std::runtime_error("the kernel asks for " + std::to_string(workspace_bytes) + " workspace bytes (over 64 GiB)");
+  if (workspace_bytes == 0) return;
+  // Whole 256-byte units: a worker poisons the workspace 8 bytes at a time without touching
+  // its red zones.
+  workspace_bytes = (workspace_bytes + GuardedBuffer::kAlign - 1) / GuardedBuffer::kAlign * GuardedBuffer::kAlign;
+  workspace_ = std::make_unique<GuardedBuffer>(workspace_bytes, s);
   args_.workspace = workspace_->data();
-  args_.workspace_bytes = ws;
+  args_.workspace_bytes = workspace_bytes;
+}
+
+BindingSpec DeviceTensors::binding() const {
+  BindingSpec b;
+  auto ref = [](const GuardedBuffer& g) {
+    TensorRef r;
+    r.buffer = g.allocation().id();
+    r.offset = GuardedBuffer::kRedZone;
+    r.bytes = g.bytes();
+    return r;
+  };
+  for (size_t i = 0; i < task_.tensors.size(); ++i) {
+    const TensorSpec& ts = task_.tensors[i];
+    TensorRef r = ref(storage_->buffers[i]);
+    r.numel = numel_[i];
+    r.dtype = ts.dtype;
+    r.reads = ts.reads();
+    r.writes = ts.writes();
+    if (ts.reads() && ts.dist) {
+      const Distribution d = ts.dist->at(config_.bindings);
+      r.dist_kind = d.kind == Distribution::Normal ? 0 : d.kind == Distribution::Uniform ? 1 : 2;
+      r.a = d.a;
+      r.b = d.b;
+    }
+    b.tensors.push_back(r);
+  }
+  if (workspace_) {
+    b.has_workspace = true;
+    b.workspace = ref(*workspace_);
+  }
+  b.ints = ints_;
+  b.floats = floats_;
+  return b;
+}
+
+std::vector<const DeviceBuffer*> DeviceTensors::allocations() const {
+  std::vector<const DeviceBuffer*> out;
+  for (const auto& g : storage_->buffers) out.push_back(&g.allocation());
+  if (workspace_) out.push_back(&workspace_->allocation());
+  return out;
+}
+
+std::vector<unsigned char> DeviceTensors::raw_bytes(size_t i) const {
+  std::vector<unsigned char> raw(storage_->buffers[i].bytes());
+  storage_->buffers[i].download(raw.data());
+  return raw;
 }
 
 void DeviceTensors::reset(const HostData& in, int poison_variant, const Stream& s) {
@@ -134,14 +191,14 @@ void DeviceTensors::prepare_launch(const Stream& s) const {
   }
 }
 
-std::vector<std::string> DeviceTensors::integrity_problems(const Stream& s) const {
+std::vector<std::string> DeviceTensors::integrity_problems(const Stream& s, bool check_inputs) const {
   std::vector<std::string> problems;
   for (size_t i = 0; i < task_.tensors.size(); ++i) {
     const TensorSpec& ts = task_.tensors[i];
     const GuardedBuffer& b = storage_->buffers[i];
     std::string red = b.check_red_zones("tensor '" + ts.name + "'");
     if (!red.empty()) problems.push_back(red);
-    if (ts.role == Role::Input) {
+    if (ts.role == Role::Input && check_inputs) {
       size_t first = 0;
       check(arena_dev_compare(b.data(), storage_->pristine[i].get(), b.bytes(), s.get(), &first),
             "checking input '" + ts.name + "'");

@@ -11,6 +11,7 @@
 #include "inputs.h"
 #include "kernel_library.h"
 #include "task_spec.h"
+#include "worker_protocol.h"
 
 namespace arena {
 
@@ -33,28 +34,39 @@ std::vector<std::vector<double>> run_reference(const TaskSpec& t, const Config& 
 // byte, so an element left unwritten cannot match in two launches.
 uint64_t poison_pattern(DType d, int variant);
 
-// Guarded device buffers for launches of one kernel library. Tensor buffers can be shared
-// with a twin for another library (the perf gate times both kernels on the same buffers);
-// the workspace is always the library's own.
+// Scratch bytes `k` asks for on `c` (0 without arena_workspace_size); throws when over 64 GiB.
+// Only for kernels this process may run (trusted ones, or the profiler's single launch).
+size_t query_workspace(const KernelLibrary& k, const Config& c);
+
+// Guarded device buffers for launches of one kernel. Tensor buffers can be shared with a twin
+// for another kernel (the perf gate times both kernels on the same buffers); the workspace is
+// always the kernel's own. Every allocation can be lent to worker processes (binding()).
 class DeviceTensors {
  public:
-  DeviceTensors(const TaskSpec& t, const Config& c, const HostData& in, const KernelLibrary& k, const Stream& s,
+  DeviceTensors(const TaskSpec& t, const Config& c, const HostData& in, size_t workspace_bytes, const Stream& s,
                 int poison_variant = 0);
-  // Same tensor buffers as `other`, own workspace sized for `k`.
-  DeviceTensors(const DeviceTensors& other, const KernelLibrary& k, const Stream& s);
+  // Same tensor buffers as `other`, own workspace.
+  DeviceTensors(const DeviceTensors& other, size_t workspace_bytes, const Stream& s);
   // Uploads inputs and inout tensors (and their pristine copies), poisons outputs and
   // workspace (variant 0/1), and waits.
   void reset(const HostData& in, int poison_variant, const Stream& s);
   // Enqueues, without waiting: outputs poisoned, inout tensors restored from their pristine
   // copies. Run before every timed sample, so each launch starts from the same state.
   void prepare_launch(const Stream& s) const;
-  // The ABI struct; valid while this object lives.
+  // The ABI struct for a launch in this process; valid while this object lives.
   const arena_args& args() const { return args_; }
-  // Red-zone and input-integrity checks (inputs compared on the device with their pristine
-  // copies); each problem is one sentence.
-  std::vector<std::string> integrity_problems(const Stream& s) const;
+  // The same launch for a worker process: tensors and workspace as (allocation id, offset),
+  // with how a timed sample redraws each input.
+  BindingSpec binding() const;
+  // The allocations binding() refers to, to be lent (mapped) before it is sent.
+  std::vector<const DeviceBuffer*> allocations() const;
+  // Red-zone and (when check_inputs) input-integrity checks (inputs compared on the device
+  // with their pristine copies); each problem is one sentence.
+  std::vector<std::string> integrity_problems(const Stream& s, bool check_inputs = true) const;
   // Output (and inout) tensor `i` as doubles.
   std::vector<double> output_values(size_t i) const;
+  // Tensor `i`'s current bytes on the device.
+  std::vector<unsigned char> raw_bytes(size_t i) const;
   size_t workspace_bytes() const { return args_.workspace_bytes; }
 
  private:
@@ -62,9 +74,10 @@ class DeviceTensors {
     std::vector<GuardedBuffer> buffers;
     std::vector<DeviceBuffer> pristine;  // inputs and inout tensors: the uploaded values
   };
-  void bind(const KernelLibrary& k, const Stream& s);
+  void bind(size_t workspace_bytes, const Stream& s);
 
   const TaskSpec& task_;
+  Config config_;
   std::shared_ptr<Storage> storage_;
   std::unique_ptr<GuardedBuffer> workspace_;
   std::vector<void*> pointers_;

@@ -1,10 +1,11 @@
-// arena-correct: the correctness gate. For each configuration of the chosen set (--set seen;
-// unseen plus configurations generated from the fuzz domain; or all of them, for task
-// validation), over several input trials:
-// fresh counter-based inputs, poisoned outputs, red zones, the candidate against the oracle
-// (reference.cpp in double precision, else the baseline), inputs verified unchanged, and a
-// second launch on other buffers with other poison that must agree too. One GoogleTest test
-// per configuration; the full result goes to --result as JSON.
+// arena-correct: the correctness gate, a judge that never runs candidate code (docs/DESIGN.md,
+// "Process model"). For each configuration of the chosen set (--set seen; unseen plus
+// configurations generated from the fuzz domain; or all of them, for task validation), over
+// several input trials: fresh counter-based inputs, poisoned outputs, red zones, the
+// candidate (launched by its worker processes on this process's buffers) against the oracle
+// (reference.cpp in double precision, else the baseline, itself in workers), inputs verified
+// unchanged, and a second launch on other buffers with other poison that must agree too.
+// One GoogleTest test per configuration; the full result goes to --result as JSON.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -20,9 +21,11 @@
 #include "device.h"
 #include "fuzz.h"
 #include "gate_report.h"
+#include "gate_workers.h"
 #include "inputs.h"
 #include "kernel_library.h"
 #include "launch.h"
+#include "side.h"
 #include "runner_options.h"
 #include "task_spec.h"
 #include "tensors.h"
@@ -43,14 +46,16 @@ struct Gate {
   TaskSpec task;
   std::string set;
   std::vector<Config> configs;
-  KernelLibrary candidate, baseline;
+  std::unique_ptr<GateWorkers> workers;
+  std::unique_ptr<Side> candidate, baseline;  // the baseline is used where there is no oracle
   std::optional<ReferenceLibrary> reference;
   std::unique_ptr<Stream> stream;
   int trials = 3;
   double timeout_s = 10;
   std::string result_path;
   json result;
-  std::string device_lost;  // non-empty once a hang or fault made the device unusable
+  int hangs = 0;            // configurations on which the candidate hung
+  std::string gave_up;      // non-empty once the remaining configurations are not run
   size_t current = 0;       // configuration being checked
   std::map<size_t, std::vector<std::future<TrialData>>> prefetched;  // by configuration
   double worst_abs = 0, worst_rel = 0;
@@ -83,13 +88,32 @@ TrialData prepare_trial(const Gate& g, const Config& c, const StreamKey& key, co
   return d;
 }
 
+// Records `side`'s launch for `c` (once per configuration) on buffers of its own holding
+// valid inputs; false with the reason in `problems` when it cannot be judged.
+bool recorded(Gate& g, Side& side, const Config& c, const HostData& host, std::vector<std::string>& problems) {
+  try {
+    DeviceTensors scratch(g.task, c, host, side.workspace_size(c), *g.stream);
+    LaunchOutcome o = side.prepare(c, scratch, g.timeout_s * 10);
+    if (o.ok()) return true;
+    problems.push_back(o.message);
+    if (o.kind == LaunchOutcome::TimedOut && &side == g.candidate.get()) g.hangs++;
+  } catch (const WorkerError& e) {
+    problems.push_back(e.what());
+  }
+  return false;
+}
+
 // Expected outputs for one trial on the device, from the baseline (tasks without an oracle).
 std::vector<std::vector<double>> baseline_outputs(Gate& g, const Config& c, const HostData& host,
                                                   std::vector<std::string>& problems) {
-  DeviceTensors d(g.task, c, host, g.baseline, *g.stream);
-  LaunchOutcome o = launch_and_wait(g.baseline, d, *g.stream, g.timeout_s * 10, c.label);
+  std::vector<std::string> why;
+  if (!recorded(g, *g.baseline, c, host, why)) {
+    for (const auto& w : why) problems.push_back("oracle (baseline) failed: " + w);
+    return {};
+  }
+  DeviceTensors d(g.task, c, host, g.baseline->workspace_size(c), *g.stream);
+  LaunchOutcome o = g.baseline->launch(c, d, g.timeout_s * 10, c.label);
   if (!o.ok()) {
-    if (o.device_lost()) g.device_lost = o.message;
     problems.push_back("oracle (baseline) failed: " + o.message);
     return {};
   }
@@ -104,12 +128,13 @@ std::vector<std::vector<double>> baseline_outputs(Gate& g, const Config& c, cons
 std::vector<std::vector<double>> candidate_run(Gate& g, const Config& c, const HostData& host,
                                                const std::vector<std::vector<double>>& expected, int variant,
                                                const std::string& where, std::vector<std::string>& problems,
-                                               json& tensors_json) {
-  DeviceTensors d(g.task, c, host, g.candidate, *g.stream, variant);
-  LaunchOutcome o = launch_and_wait(g.candidate, d, *g.stream, g.timeout_s, where);
+                                               json& tensors_json, bool& stop) {
+  DeviceTensors d(g.task, c, host, g.candidate->workspace_size(c), *g.stream, variant);
+  LaunchOutcome o = g.candidate->launch(c, d, g.timeout_s, where);
   if (!o.ok()) {
-    if (o.device_lost()) g.device_lost = o.message;
     problems.push_back(o.message);
+    if (o.kind == LaunchOutcome::TimedOut) g.hangs++;
+    stop = true;  // the rest of this configuration's trials would fail the same way
     return {};
   }
   for (const auto& p : d.integrity_problems(*g.stream)) problems.push_back(p + " on " + where);
@@ -177,15 +202,14 @@ json check_config(Gate& g, size_t index) {
   json cj = {{"label", c.label}, {"params", c.describe()}, {"trials", json::array()}};
   std::vector<std::string> problems;
   auto t0 = std::chrono::steady_clock::now();
-  if (!g.device_lost.empty()) {
-    problems.push_back("not run: " + g.device_lost);
-  }
+  if (!g.gave_up.empty()) problems.push_back("not run: " + g.gave_up);
   double waiting_s = 0;  // time spent waiting for inputs and the oracle (host side)
   size_t first_trial_outputs = 0;  // hash of trial 0's expected outputs
   std::vector<std::future<TrialData>> prepared = take_prepared(g, index);
   // The next configuration's inputs and oracle are computed while this one runs on the device.
   if (index + 1 < g.configs.size()) g.prefetched[index + 1] = start_trials(g, index + 1);
-  for (int trial = 0; trial < static_cast<int>(prepared.size()) && g.device_lost.empty(); ++trial) {
+  bool stop = !g.gave_up.empty();
+  for (int trial = 0; trial < static_cast<int>(prepared.size()) && !stop; ++trial) {
     TrialPlan plan = trial_plan(trial);
     auto wait0 = std::chrono::steady_clock::now();
     TrialData data = prepared[trial].get();
@@ -194,6 +218,11 @@ json check_config(Gate& g, size_t index) {
     const std::string where = c.label + " (" + c.describe() + "), " + plan.describe();
     json tj = {{"trial", trial}, {"plan", plan.describe()}, {"tensors", json::array()}};
     size_t before = problems.size();
+    // The candidate's launch is recorded once per configuration, on the first trial's inputs.
+    if (trial == 0 && !recorded(g, *g.candidate, c, host, problems)) {
+      cj["trials"].push_back(tj);
+      break;
+    }
     auto expected = g.reference ? std::move(data.expected) : baseline_outputs(g, c, host, problems);
     if (problems.size() > before) {
       cj["trials"].push_back(tj);
@@ -216,21 +245,19 @@ json check_config(Gate& g, size_t index) {
                              " cannot tell a real kernel from a trivial one: " + inf.why);
       }
     }
-    auto first = candidate_run(g, c, host, expected, 0, where + ", launch 1", problems, tj["tensors"]);
-    if (!g.device_lost.empty()) {
-      cj["trials"].push_back(tj);
-      break;
-    }
+    auto first = candidate_run(g, c, host, expected, 0, where + ", launch 1", problems, tj["tensors"], stop);
     // Other buffers (shifted by a spacer allocation) and other poison: catches races,
     // stale state, and reads of memory the kernel never wrote. Every trial of ordinary
     // configurations does it; the largest ones only in the first trial, to bound the time.
-    if (trial == 0 || total_elements(g.task, c) <= kSecondLaunchElementLimit) {
+    if (!stop && (trial == 0 || total_elements(g.task, c) <= kSecondLaunchElementLimit)) {
       DeviceBuffer spacer(4096 * (trial + 1) + 256);
-      auto second = candidate_run(g, c, host, expected, 1, where + ", launch 2", problems, tj["tensors"]);
+      auto second = candidate_run(g, c, host, expected, 1, where + ", launch 2", problems, tj["tensors"], stop);
       tj["launches_bitwise_identical"] = !first.empty() && first == second;  // NaNs make this false
     }
     cj["trials"].push_back(tj);
   }
+  if (g.hangs >= 2 && g.gave_up.empty())
+    g.gave_up = "the candidate hung on two configurations (each costs a kernel timeout)";
   cj["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   cj["host_wait_seconds"] = waiting_s;
   cj["passed"] = problems.empty();
@@ -239,26 +266,6 @@ json check_config(Gate& g, size_t index) {
 }
 
 void finish(Gate& g, int rc, double secs);
-
-// A hang or a fault leaves a context that cannot even free memory safely: record this
-// configuration as failed, the rest as not run, write everything, and end the process.
-void on_device_lost(const LaunchOutcome& o) {
-  Gate& g = *g_gate;
-  std::printf("FAILED: %s\n", o.message.c_str());
-  g.result["configs"].push_back({{"label", g.configs[g.current].label},
-                                 {"params", g.configs[g.current].describe()},
-                                 {"passed", false},
-                                 {"problems", {o.message}}});
-  g.failed++;
-  for (size_t j = g.current + 1; j < g.configs.size(); ++j) {
-    g.result["configs"].push_back(
-        {{"label", g.configs[j].label}, {"passed", false}, {"problems", {"not run: the device was lost earlier"}}});
-    g.failed++;
-  }
-  finish(g, 1, -1);
-  std::fflush(stdout);
-  std::_Exit(1);
-}
 
 class ConfigTest : public ::testing::Test {
  public:
@@ -295,9 +302,10 @@ std::string test_name(const Config& c) {
 int arena_correct_main(int argc, char** argv) {
   Gate g;
   try {
-    RunnerOptions opt(argc, argv,
-                      {"task", "candidate", "baseline", "reference", "set", "fuzz-seed", "result", "trials",
-                       "kernel-timeout-s"});
+    std::vector<std::string> known = {"task", "candidate", "baseline", "reference", "set", "fuzz-seed", "result",
+                                      "trials", "kernel-timeout-s"};
+    known.insert(known.end(), kWorkerOptionNames.begin(), kWorkerOptionNames.end());
+    RunnerOptions opt(argc, argv, known);
     g.result_path = opt.require("result");
     g.set = opt.get("set", "seen");
     if (g.set != "seen" && g.set != "unseen" && g.set != "all")
@@ -326,9 +334,13 @@ int arena_correct_main(int argc, char** argv) {
     std::printf("device %d: %s (%s)\n", dev.id, dev.info.name, dev.info.arch);
 
     const std::string task_file = g.task.file.string();
-    g.candidate = KernelLibrary::load(opt.require("candidate"), "candidate", task_file);
-    g.baseline = KernelLibrary::load(opt.require("baseline"), "baseline", task_file);
+    g.workers = std::make_unique<GateWorkers>(opt, g.task, dev);
+    g.candidate = g.workers->side("candidate", opt.require("candidate"), false);
     if (opt.has("reference")) g.reference = ReferenceLibrary::load(opt.get("reference"), task_file);
+    else g.baseline = g.workers->side("baseline", opt.require("baseline"), true);
+    std::vector<Side*> sides = {g.candidate.get()};
+    if (g.baseline) sides.push_back(g.baseline.get());
+    GateWorkers::start(sides, g.result_path, g.result);
     g.stream = std::make_unique<Stream>();
 
     int gargc = static_cast<int>(opt.passthrough().size());
@@ -344,7 +356,6 @@ int arena_correct_main(int argc, char** argv) {
   }
 
   g_gate = &g;
-  set_device_lost_handler(on_device_lost);
   const std::string suite = "correct_" + g.set;
   for (size_t i = 0; i < g.configs.size(); ++i)
     ::testing::RegisterTest(suite.c_str(), test_name(g.configs[i]).c_str(), nullptr, nullptr, __FILE__, __LINE__,
@@ -365,6 +376,9 @@ void finish(Gate& g, int rc, double secs) {
   g.result["passed_configs"] = g.passed;
   g.result["total_configs"] = g.configs.size();
   g.result["status"] = rc == 0 && g.failed == 0 ? "passed" : "failed";
+  g.result["workers"] = {{"candidate", g.candidate->describe()}};
+  if (g.baseline) g.result["workers"]["baseline"] = g.baseline->describe();
+  g.result["process_model"] = "the judge (this process) never loads candidate code; workers launch it on its buffers";
   write_json_atomic(g.result_path, g.result);
   std::printf("%s: %d of %zu configuration(s) passed, %d trial(s) each; worst max abs err %.3g, max rel err %.3g\n",
               suite.c_str(), g.passed, g.configs.size(), g.trials, g.worst_abs, g.worst_rel);

@@ -1,18 +1,20 @@
-// arena-perf: the perf gate. Baseline and candidate timed side by side in this process
-// (see perf_engine.h for the protocol); prints the speedup with its 95 % interval, the
-// verdict and the fraction of peak as CTest measurements, and writes the full result and
-// Google Benchmark's own JSON beside the test.
+// arena-perf: the perf gate, a judge that never runs kernel code. Baseline and candidate,
+// each in worker processes of its own, timed side by side (see perf_engine.h for the
+// protocol); prints the speedup with its 95 % interval, the verdict and the fraction of peak
+// as CTest measurements, and writes the full result and Google Benchmark's own JSON beside
+// the test.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "device.h"
 #include "gate_report.h"
+#include "gate_workers.h"
 #include "kernel_library.h"
-#include "launch.h"
 #include "perf_engine.h"
 #include "runner_options.h"
 #include "task_spec.h"
@@ -22,22 +24,15 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string g_result_path;
-json* g_result = nullptr;
-
-void on_device_lost(const LaunchOutcome& o) {
-  std::printf("FAILED: %s\n", o.message.c_str());
-  (*g_result)["status"] = "failed";
-  (*g_result)["failures"] = {o.message};
-  write_json_atomic(g_result_path, *g_result);
-  std::fflush(stdout);
-  std::_Exit(1);
-}
-
 void print_table(const json& r) {
   std::printf("\n%-10s %-28s %12s %12s %9s %19s %9s %8s\n", "config", "params", "base med us", "cand med us",
               "speedup", "95% CI", "verdict", "cand %pk");
   for (const auto& c : r["configs"]) {
+    if (c.contains("error")) {
+      std::printf("%-10s %-28s %s\n", c["label"].get<std::string>().c_str(), c["params"].get<std::string>().c_str(),
+                  c["error"].get<std::string>().c_str());
+      continue;
+    }
     std::printf("%-10s %-28s %12.2f %12.2f %9.4f   [%7.4f, %7.4f] %9s %7.1f%%\n",
                 c["label"].get<std::string>().c_str(), c["params"].get<std::string>().c_str(),
                 c["baseline"]["median_ms"].get<double>() * 1e3, c["candidate"]["median_ms"].get<double>() * 1e3,
@@ -51,44 +46,45 @@ void print_table(const json& r) {
                     x["name"].get<std::string>().c_str(), x["median_ms"].get<double>() * 1e3,
                     c["candidate"]["median_ms"].get<double>() * 1e3, x["speedup"].get<double>(),
                     x["ci95_low"].get<double>(), x["ci95_high"].get<double>(), x["verdict"].get<std::string>().c_str());
-  std::printf("overall: speedup %.4f, 95%% CI [%.4f, %.4f], %s (event floor %.2f us, %d rounds max)\n\n",
+  std::printf("overall: speedup %.4f, 95%% CI [%.4f, %.4f], %s (timing: %s; events add %.2f us)\n\n",
               r["speedup"].get<double>(), r["ci95_low"].get<double>(), r["ci95_high"].get<double>(),
-              r["verdict"].get<std::string>().c_str(), r["method"]["event_floor_us"].get<double>(),
-              r["configs"].empty() ? 0 : r["configs"][0]["rounds"].get<int>());
+              r["verdict"].get<std::string>().c_str(), r["method"]["timing"].get<std::string>().c_str(),
+              r["method"].value("event_overhead_us", 0.0));
 }
 
 }  // namespace
 
 int arena_perf_main(int argc, char** argv) {
   json result = {{"gate", "perf"}, {"started", utc_now()}};
-  g_result = &result;
+  std::string result_path;
   try {
-    RunnerOptions opt(argc, argv,
-                      {"task", "candidate", "baseline", "reference", "result", "gbench-out", "budget-s",
-                       "flush-bytes", "delta", "samples-per-round", "min-rounds", "kernel-timeout-s",
-                       "require-faster", "baseline-name", "extra-reference"});
-    g_result_path = opt.require("result");
+    std::vector<std::string> known = {"task", "candidate", "baseline", "reference", "result", "gbench-out", "budget-s",
+                                      "flush-bytes", "delta", "samples-per-round", "min-rounds", "kernel-timeout-s",
+                                      "require-faster", "baseline-name", "extra-reference", "kept-samples"};
+    known.insert(known.end(), kWorkerOptionNames.begin(), kWorkerOptionNames.end());
+    RunnerOptions opt(argc, argv, known);
+    result_path = opt.require("result");
     TaskSpec task = load_task(opt.require("task"));
     result["task"] = task.suite + "/" + task.name;
     result["candidate"] = opt.require("candidate");
 
     DeviceChoice dev = select_device();
-    if (!dev.available) skip_gate(dev.why + " (this gate needs a GPU)", g_result_path, result);
+    if (!dev.available) skip_gate(dev.why + " (this gate needs a GPU)", result_path, result);
     result["device"] = device_json(dev.info, dev.id);
     std::printf("device %d: %s (%s), peak %.0f GB/s, %.1f fp32 TFLOP/s\n", dev.id, dev.info.name, dev.info.arch,
                 dev.info.peak_bytes_per_s / 1e9, dev.info.peak_fp32_flops / 1e12);
 
     const std::string task_file = task.file.string();
-    KernelLibrary candidate = KernelLibrary::load(opt.require("candidate"), "candidate", task_file);
-    KernelLibrary baseline =
-        KernelLibrary::load(opt.require("baseline"), opt.get("baseline-name", "baseline"), task_file);
+    GateWorkers workers(opt, task, dev);
+    std::vector<std::unique_ptr<Side>> sides;
+    sides.push_back(workers.side(opt.get("baseline-name", "baseline"), opt.require("baseline"), true));
+    sides.push_back(workers.side("candidate", opt.require("candidate"), false));
     // --extra-reference <name>=<kernel>: a second reference timed in the same rounds.
-    std::optional<KernelLibrary> extra;
     if (opt.has("extra-reference")) {
       const std::string v = opt.get("extra-reference");
       const size_t eq = v.find('=');
       if (eq == std::string::npos || eq == 0) throw std::invalid_argument("--extra-reference takes <name>=<kernel>");
-      extra = KernelLibrary::load(v.substr(eq + 1), v.substr(0, eq), task_file);
+      sides.push_back(workers.side(v.substr(0, eq), v.substr(eq + 1), true));
     }
     std::optional<ReferenceLibrary> reference;
     if (opt.has("reference")) reference = ReferenceLibrary::load(opt.get("reference"), task_file);
@@ -100,24 +96,46 @@ int arena_perf_main(int argc, char** argv) {
     po.samples_per_round = static_cast<int>(opt.number("samples-per-round", po.samples_per_round));
     po.min_rounds = static_cast<int>(opt.number("min-rounds", po.min_rounds));
     po.kernel_timeout_s = opt.number("kernel-timeout-s", po.kernel_timeout_s);
+    po.kept_samples = static_cast<int>(opt.number("kept-samples", po.kept_samples));
 
     // Google Benchmark drives the rounds; random interleaving shuffles them.
     std::vector<std::string> gb_args = {"--benchmark_enable_random_interleaving=true"};
     std::vector<char*> gargv(opt.passthrough().begin(), opt.passthrough().end());
+    if (!gargv.empty() && gargv.back() == nullptr) gargv.pop_back();
     for (auto& a : gb_args) gargv.push_back(a.data());
     int gargc = static_cast<int>(gargv.size());
     gargv.push_back(nullptr);
     benchmark::Initialize(&gargc, gargv.data());
     if (benchmark::ReportUnrecognizedArguments(gargc, gargv.data())) return 2;
 
-    set_device_lost_handler(on_device_lost);
-    std::vector<const KernelLibrary*> extras;
-    if (extra) extras.push_back(&*extra);
-    PerfEngine engine(task, baseline, candidate, reference ? &*reference : nullptr, dev.info, po, extras);
-    engine.prepare();
-    engine.run();
-    json r = engine.report();
-    std::vector<std::string> failures = engine.failures();
+    std::vector<Side*> raw;
+    for (auto& s : sides) raw.push_back(s.get());
+    GateWorkers::start(raw, result_path, result);
+    PerfEngine engine(task, raw, reference ? &*reference : nullptr, dev.info, po);
+    std::vector<std::string> failures;
+    json r;
+    try {
+      engine.prepare();
+      engine.run();
+      r = engine.report();
+      failures = engine.failures();
+    } catch (const std::exception& e) {
+      // A kernel that cannot be launched, recorded or timed fails the gate with the reason.
+      failures.push_back(e.what());
+    }
+    json worker_facts = json::object();
+    for (auto& s : sides) worker_facts[s->role()] = s->describe();
+    result["workers"] = worker_facts;
+    result["process_model"] = "the judge (this process) never loads kernel code; workers launch it on its buffers";
+    if (r.is_null()) {
+      result["status"] = "failed";
+      result["failures"] = failures;
+      result["finished"] = utc_now();
+      write_json_atomic(result_path, result);
+      for (const auto& f : failures) std::printf("FAILED: %s\n", f.c_str());
+      std::printf("CTEST_FULL_OUTPUT\n");
+      return 1;
+    }
     // Task validation: the expert solution must be confidently faster than the baseline.
     if (opt.get("require-faster") == "1" && r["verdict"] != "FASTER")
       failures.push_back("the candidate is required to be FASTER, but the verdict is " + r["verdict"].get<std::string>());
@@ -125,19 +143,22 @@ int arena_perf_main(int argc, char** argv) {
     result["failures"] = failures;
     result["status"] = failures.empty() ? "passed" : "failed";
     result["finished"] = utc_now();
-    write_json_atomic(g_result_path, result);
+    write_json_atomic(result_path, result);
     if (opt.has("gbench-out")) write_json_atomic(opt.get("gbench-out"), engine.gbench_json());
 
-    print_table(r);
+    if (!r["speedup"].is_null()) print_table(r);
     if (r.contains("references_dropped"))
       for (const auto& [name, why] : r["references_dropped"].items())
         std::printf("NOTE: reference %s was not timed: %s\n", name.c_str(), why.get<std::string>().c_str());
     for (const auto& f : failures) std::printf("FAILED: %s\n", f.c_str());
-    print_measurement("speedup", r["speedup"].get<double>());
-    print_measurement("ci95_low", r["ci95_low"].get<double>());
-    print_measurement("ci95_high", r["ci95_high"].get<double>());
+    if (!r["speedup"].is_null()) {
+      print_measurement("speedup", r["speedup"].get<double>());
+      print_measurement("ci95_low", r["ci95_low"].get<double>());
+      print_measurement("ci95_high", r["ci95_high"].get<double>());
+    }
     print_text_measurement("verdict", r["verdict"].get<std::string>());
     for (const auto& c : r["configs"]) {
+      if (c.contains("error")) continue;
       const std::string l = c["label"].get<std::string>();
       print_measurement("speedup." + l, c["speedup"].get<double>());
       print_measurement("baseline_median_us." + l, c["baseline"]["median_ms"].get<double>() * 1e3);
@@ -151,7 +172,7 @@ int arena_perf_main(int argc, char** argv) {
         print_measurement("speedup_vs." + name + ".ci95_high", x["ci95_high"].get<double>());
       }
     if (opt.has("baseline-name")) print_text_measurement("baseline_name", opt.get("baseline-name"));
-    print_measurement("event_floor_us", r["method"]["event_floor_us"].get<double>());
+    print_measurement("event_overhead_us", r["method"].value("event_overhead_us", 0.0));
     std::printf("CTEST_FULL_OUTPUT\n");
     benchmark::Shutdown();
     return failures.empty() ? 0 : 1;
@@ -159,7 +180,7 @@ int arena_perf_main(int argc, char** argv) {
     std::fprintf(stderr, "arena-perf: %s\n", e.what());
     result["status"] = "error";
     result["error"] = e.what();
-    if (!g_result_path.empty()) write_json_atomic(g_result_path, result);
+    if (!result_path.empty()) write_json_atomic(result_path, result);
     return 1;
   }
 }

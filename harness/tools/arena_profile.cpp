@@ -55,7 +55,7 @@ int launch_main(int argc, char** argv) {
   HostData host = draw_inputs(task, c, perf_inputs_key(hash_name(task.suite + "/" + task.name), index, true),
                               trial_plan(0));
   Stream stream;
-  DeviceTensors d(task, c, host, k, stream);
+  DeviceTensors d(task, c, host, query_workspace(k, c), stream);
   const double timeout_s = opt.number("timeout-s", 60);
   for (int i = 0; i < 3; ++i) {
     d.prepare_launch(stream);

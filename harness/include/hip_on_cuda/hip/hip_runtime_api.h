@@ -386,6 +386,15 @@ static inline hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t 
  * Memory */
 static inline hipError_t hipMalloc(void** ptr, size_t size) { return cudaMalloc(ptr, size); }
 static inline hipError_t hipFree(void* ptr) { return cudaFree(ptr); }
+
+/* Inter-process sharing of device memory (the judge lends its buffers to worker processes). */
+typedef cudaIpcMemHandle_t hipIpcMemHandle_t;
+#define hipIpcMemLazyEnablePeerAccess cudaIpcMemLazyEnablePeerAccess
+static inline hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t* handle, void* ptr) { return cudaIpcGetMemHandle(handle, ptr); }
+static inline hipError_t hipIpcOpenMemHandle(void** ptr, hipIpcMemHandle_t handle, unsigned int flags) {
+  return cudaIpcOpenMemHandle(ptr, handle, flags);
+}
+static inline hipError_t hipIpcCloseMemHandle(void* ptr) { return cudaIpcCloseMemHandle(ptr); }
 static inline hipError_t hipMallocAsync(void** ptr, size_t size, hipStream_t stream) {
   return cudaMallocAsync(ptr, size, stream);
 }

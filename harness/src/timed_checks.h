@@ -1,0 +1,51 @@
+// Checks of timed launches (docs/DESIGN.md, "Performance"): every timed sample draws fresh
+// inputs, and a few samples chosen uniformly at random over the whole run (a reservoir over
+// rounds: any round, early or late, is as likely to be kept) are copied aside by the worker,
+// then checked against the oracle. A kernel that returns remembered results, skips work on
+// some calls, or behaves differently once it has been called many times is caught; the
+// kernel's device code cannot tell which samples are kept.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "device.h"
+#include "side.h"
+#include "task_spec.h"
+#include "tensors.h"
+
+namespace arena {
+
+// One kept sample: where the worker copies it on the device, and its bytes on the host.
+struct KeptSample {
+  std::vector<DeviceBuffer> in, out;  // per tensor (empty where the tensor is not read/written)
+  SnapshotTarget target;
+  bool filled = false;
+  int round = -1, sample = -1;
+  std::vector<std::vector<unsigned char>> in_bytes, out_bytes;  // downloaded when filled
+};
+
+class SampleReservoir {
+ public:
+  SampleReservoir(const TaskSpec& task, const Config& c, int slots, uint64_t seed);
+  // Before round `round` (0-based) of `samples` samples: the target to fill, or nullptr.
+  SnapshotTarget* choose(int round, int samples);
+  // After that round ran: downloads what the worker copied.
+  void filled();
+  // The kept samples, for the oracle.
+  const std::vector<std::unique_ptr<KeptSample>>& kept() const { return slots_; }
+
+ private:
+  const TaskSpec& task_;
+  Config config_;
+  std::vector<std::unique_ptr<KeptSample>> slots_;
+  std::mt19937_64 rng_;
+  KeptSample* pending_ = nullptr;
+};
+
+// The kept sample's inputs as the oracle takes them.
+HostData host_inputs_of(const TaskSpec& task, const KeptSample& k);
+
+}  // namespace arena
