@@ -163,7 +163,7 @@ set(_forbidden_imports
   "^(syscall|mprotect|pkey_mprotect|ptrace|process_vm_readv|process_vm_writev|prctl|personality)$"
   "^(open|open64|openat|openat64|fopen|fopen64|freopen|freopen64|creat|creat64|opendir|readlink|readlinkat|stat|stat64|lstat|fstatat)$"
   "^(getenv|secure_getenv)$"
-  "^(_exit|_Exit|exit|quick_exit|atexit|at_quick_exit|abort|kill|tgkill|raise|signal|sigaction)$"
+  "^(_exit|_Exit|quick_exit|atexit|at_quick_exit|kill|tgkill|raise|signal|sigaction)$"
   "^(socket|connect|bind|listen|accept|accept4)$"
   "^_?Py[A-Za-z_]"
   "^(cublas|cublasLt|cudnn|cufft|curand|cusparse|cusolver|rocblas|hipblas|hipblasLt|miopen|rocfft|hipfft|rocrand|hiprand|rocsparse|hipsparse|rocsolver|hipsolver)")

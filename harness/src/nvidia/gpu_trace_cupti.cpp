@@ -96,8 +96,11 @@ GpuTrace::GpuTrace() {
     why_ = cupti_error(r, "CUPTI activity tracing");
     return;
   }
+  // External correlation records refer to the API records, so the runtime's and the driver's
+  // API activity must be on for tags to reach the GPU work.
   for (CUpti_ActivityKind k : {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-                               CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION}) {
+                               CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
+                               CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_ACTIVITY_KIND_RUNTIME}) {
     r = cuptiActivityEnable(k);
     if (r != CUPTI_SUCCESS) {
       why_ = cupti_error(r, "enabling CUPTI activity records");
