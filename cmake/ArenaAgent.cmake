@@ -17,7 +17,7 @@ foreach(_v TASK_DIR TASK_ID RUN_DIR AGENT AGENTS_DIR SUITE_PROMPT TIMEOUT_S CAND
     message(FATAL_ERROR "ArenaAgent: -D${_v}=... is required")
   endif()
 endforeach()
-foreach(_v MODEL EFFORT SANDBOX REDO AGENT_SCRIPT USER_COMMAND START_FILE TORCH TRITON PYTHON PY_HOST_DIR TOOLS_LIB
+foreach(_v MODEL EFFORT SANDBOX REDO AGENT_SCRIPT USER_COMMAND START_FILE TORCH TRITON PYTHON PY_HOST_DIR TOOLS_LIB WORKER_TOOL
           PROFILE_TOOL PROFILE_SCRIPT)
   if(NOT DEFINED ${_v})
     set(${_v} "")
@@ -44,7 +44,12 @@ file(MAKE_DIRECTORY "${_ws}" "${_tools}" "${_logs}" "${RUN_DIR}/candidate")
 if(NOT START_FILE)
   set(START_FILE "${TASK_DIR}/baseline.hip")
 endif()
+# The runners start their workers from beside themselves (arena-worker, libarena_tools.so).
 file(COPY "${CORRECT_TOOL}" "${PERF_TOOL}" "${DEVICE_LIB}" "${COMPILE_SCRIPT}" DESTINATION "${_tools}")
+if(WORKER_TOOL)
+  file(COPY "${WORKER_TOOL}" DESTINATION "${_tools}")
+endif()
+set(_worker_args "")
 if(PROFILE_TOOL AND PROFILE_SCRIPT)  # profile.sh (callers that predate it pass neither)
   file(COPY "${PROFILE_TOOL}" "${PROFILE_SCRIPT}" DESTINATION "${_tools}")
 endif()
@@ -76,6 +81,8 @@ if(TORCH OR TRITON)
   set(_correct "${_runner}arena-correct")
   set(_perf "${_runner}arena-perf")
   set(_profile_runner "${_runner}arena-profile")
+  # Python kernels run in Python workers the runners start.
+  set(_worker_args "--python \"${PYTHON}\" --py-host \"$T/arena_host.py\"")
 endif()
 if(TORCH)
   # torch2hip: the reference model from a copy of the public spec and reference.py.
@@ -97,6 +104,9 @@ elseif(TRITON)
   set(_ref_arg "--reference \"$T/reference.so\"")
   set(_perf_arg "")
   set(_versus "the baseline")
+  # The judge is the plain runner (the oracle is native); the modules run in Python workers.
+  set(_correct "\"$T/arena-correct\"")
+  set(_perf "\"$T/arena-perf\"")
 else()
   file(COPY "${KERNELS_DIR}/baseline.so" DESTINATION "${_tools}")
   set(_correct "\"$T/arena-correct\"")
@@ -138,8 +148,8 @@ cd \"$(dirname \"$0\")\"
 mkdir -p .check
 export LD_LIBRARY_PATH=\"$T:$LD_LIBRARY_PATH\"
 ${_compile}
-${_correct} --task task.json --candidate ${_candidate_arg} ${_base_arg} ${_ref_arg} --set seen --trials 2 --result .check/correct.json
-${_perf} --task task.json --candidate ${_candidate_arg} ${_base_arg} ${_ref_arg} ${_perf_arg} --budget-s 5 --result .check/perf.json
+${_correct} --task task.json --candidate ${_candidate_arg} ${_base_arg} ${_ref_arg} ${_worker_args} --set seen --trials 2 --result .check/correct.json
+${_perf} --task task.json --candidate ${_candidate_arg} ${_base_arg} ${_ref_arg} ${_perf_arg} ${_worker_args} --budget-s 5 --result .check/perf.json
 ")
 if(PROFILE_TOOL AND PROFILE_SCRIPT)
 file(WRITE "${_ws}/profile.sh"

@@ -122,6 +122,7 @@ function(_arena_add_agent_test id key start candidate_var)
       "-DUSER_COMMAND=${ARENA_AGENT_USER_COMMAND}" "-DSTART_FILE=${start}" "-DTORCH=${${key}_TORCH}" "-DTRITON=${${key}_TRITON}"
       "-DPYTHON=${ARENA_PYTHON}" "-DPY_HOST_DIR=${CMAKE_SOURCE_DIR}/harness/python"
       "-DTOOLS_LIB=$<TARGET_FILE:arena_tools>" "-DPROFILE_TOOL=$<TARGET_FILE:arena-profile>"
+      "-DWORKER_TOOL=$<TARGET_FILE:arena-worker>"
       "-DPROFILE_SCRIPT=${CMAKE_SOURCE_DIR}/harness/tools/arena-profile.sh"
       -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ArenaAgent.cmake")
   set_tests_properties(${id}/agent PROPERTIES

@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -205,6 +206,8 @@ std::vector<std::string> readable_system_folders(const std::vector<std::string>&
   for (const auto& p : protect) canon.push_back(canonical_or_self(p));
   std::vector<std::string> out;
   for (const char* root : kSystemFolders) add_except(canonical_or_self(root), canon, out);
+  std::sort(out.begin(), out.end());  // /lib and /usr/lib are often one folder
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 

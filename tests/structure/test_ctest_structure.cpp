@@ -173,6 +173,27 @@ bool has_arg(const std::vector<std::string>& cmd, const std::string& arg) {
   return false;
 }
 
+std::string arg_after(const std::vector<std::string>& cmd, const std::string& option) {
+  for (size_t i = 0; i + 1 < cmd.size(); ++i)
+    if (cmd[i] == option) return cmd[i + 1];
+  return "";
+}
+
+// Every judge starts its workers from the build (arena-worker) and keeps confined workers away
+// from the source tree, the build tree and the tasks.
+TEST(CTestStructure, GpuGatesStartTheirWorkersConfined) {
+  auto tests = tests_by_name();
+  for (const auto& t : shipped_tasks())
+    for (const char* gate : {"correct_seen", "correct_unseen", "perf"}) {
+      const std::string id = t.suite + "/" + t.name + "/" + gate;
+      const auto& cmd = tests[id].command;
+      EXPECT_EQ(fs::path(arg_after(cmd, "--worker")).filename(), "arena-worker") << id;
+      const std::string protect = arg_after(cmd, "--protect");
+      for (const char* dir : {ARENA_SOURCE_DIR, ARENA_BINARY_DIR, ARENA_TASKS_DIR})
+        EXPECT_NE(protect.find(dir), std::string::npos) << id << ": " << dir << " not protected";
+    }
+}
+
 // torch2hip gates run the same runners through the Python host, with the reference model as
 // the oracle (float64) and eager PyTorch as the perf reference, torch.compile beside it.
 TEST(CTestStructure, TorchTasksJudgeAgainstTheirReferenceModel) {
@@ -201,11 +222,12 @@ TEST(CTestStructure, TorchTasksJudgeAgainstTheirReferenceModel) {
 }
 
 
-// triton2triton gates run the same runners through the Python host, which serves the Triton
-// modules (py:triton:kernel:<file>); the oracle is the task's reference.cpp built with the
-// project, and the compile gate is the module check (arena_check_triton.py), which copies the
-// candidate next to the task's other build products.
-TEST(CTestStructure, TritonTasksRunTheirModulesThroughThePythonHost) {
+// triton2triton gates are the plain runners (the judge loads no Python kernel); the modules
+// (py:triton:kernel:<file>) run in Python workers started with the gate's --python and
+// --py-host; the oracle is the task's reference.cpp built with the project, and the compile
+// gate is the module check (arena_check_triton.py), which copies the candidate next to the
+// task's other build products.
+TEST(CTestStructure, TritonTasksRunTheirModulesInPythonWorkers) {
   auto tests = tests_by_name();
   int triton_tasks = 0;
   for (const auto& t : shipped_tasks()) {
@@ -226,7 +248,9 @@ TEST(CTestStructure, TritonTasksRunTheirModulesThroughThePythonHost) {
     for (const char* gate : {"correct_seen", "correct_unseen", "perf"}) {
       const auto& cmd = tests[id + "/" + gate].command;
       ASSERT_GE(cmd.size(), 3u) << id << "/" << gate;
-      EXPECT_NE(cmd[1].find("arena_host.py"), std::string::npos) << id << "/" << gate << ": " << cmd[1];
+      const std::string runner = std::string(gate) == "perf" ? "arena-perf" : "arena-correct";
+      EXPECT_EQ(fs::path(cmd[0]).filename(), runner) << id << "/" << gate << ": " << cmd[0];
+      EXPECT_TRUE(has_arg(cmd, "--python") && has_arg(cmd, "--py-host")) << id << "/" << gate;
       EXPECT_TRUE(has_arg(cmd, "py:triton:kernel:" + kdir + "/candidate.py")) << id << "/" << gate;
       EXPECT_TRUE(has_arg(cmd, "py:triton:kernel:" + dir + "/baseline.py")) << id << "/" << gate;
       EXPECT_TRUE(has_arg(cmd, kdir + "/reference.so")) << id << "/" << gate << ": the oracle is reference.cpp";
