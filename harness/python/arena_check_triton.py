@@ -18,6 +18,8 @@ ALLOWED_IMPORTS = {"torch", "triton", "math", "functools", "typing", "itertools"
 FORBIDDEN_NAMES = {
     "torch.cuda.Stream": "stream creation", "torch.cuda.synchronize": "device synchronization",
     "torch.cuda.set_stream": "stream switching", "torch.cuda.stream": "stream switching",
+    "torch.cuda.StreamContext": "stream switching", "torch.cuda.default_stream": "stream switching",
+    "torch.cuda.ExternalStream": "stream switching",
     "torch.cuda.graph": "graph capture", "torch.cuda.CUDAGraph": "graph capture",
     "torch.ops": "calls into registered native operators", "torch.library": "native operators",
     "torch.utils.cpp_extension": "native code", "torch.compile": "a second compiler",
