@@ -321,6 +321,7 @@ LaunchOutcome Side::prepare(const Config& c, const DeviceTensors& scratch, doubl
     if (!problems.empty()) {
       std::string why = role_ + " cannot be judged on " + where + ": ";
       for (size_t i = 0; i < problems.size(); ++i) why += (i ? "; " : "") + problems[i];
+      why += w.process->output_tail();  // what it printed says why (a Python exception, say)
       refused_[c.label] = why;
       return {LaunchOutcome::ReturnedError, why};
     }
@@ -352,7 +353,9 @@ LaunchOutcome Side::launch(const Config& c, const DeviceTensors& t, double timeo
     json bind = {{"op", "bind"}, {"set", -1}, {"binding", binding_to_json(t.binding())}, {"recipe", c.label}};
     w.process->call(bind, 60);
     json a = w.process->call(json{{"op", "launch"}, {"set", -1}, {"timeout_s", timeout_s}}, timeout_s + 60).head;
-    return outcome_of(a, where);
+    LaunchOutcome o = outcome_of(a, where);
+    if (o.kind == LaunchOutcome::ReturnedError) o.message += w.process->output_tail();
+    return o;
   } catch (const WorkerError& e) {
     return outcome_of(e, where);
   }

@@ -395,6 +395,10 @@ static inline hipError_t hipIpcOpenMemHandle(void** ptr, hipIpcMemHandle_t handl
   return cudaIpcOpenMemHandle(ptr, handle, flags);
 }
 static inline hipError_t hipIpcCloseMemHandle(void* ptr) { return cudaIpcCloseMemHandle(ptr); }
+
+/* The device address of a __device__ variable (HIP_SYMBOL(var) is &var, as in HIP). */
+static inline hipError_t hipGetSymbolAddress(void** ptr, const void* symbol) { return cudaGetSymbolAddress(ptr, symbol); }
+static inline hipError_t hipGetSymbolSize(size_t* size, const void* symbol) { return cudaGetSymbolSize(size, symbol); }
 static inline hipError_t hipMallocAsync(void** ptr, size_t size, hipStream_t stream) {
   return cudaMallocAsync(ptr, size, stream);
 }
