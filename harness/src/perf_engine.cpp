@@ -145,7 +145,7 @@ void PerfEngine::prepare() {
         pushed = true;
         {  // the launch is recorded on buffers of its own, holding valid inputs
           DeviceTensors scratch(task_, c->config, c->warm_inputs, ws, *stream_);
-          LaunchOutcome o = side.prepare(c->config, scratch, opt_.kernel_timeout_s * 10);
+          LaunchOutcome o = side.prepare(c->config, scratch, opt_.kernel_timeout_s);
           if (!o.ok()) throw std::runtime_error(o.message);
         }
         // First launch: module load, one-time setup (JIT compiles), sanity.

@@ -255,10 +255,11 @@ WireMessage Worker::record(const json& h) {
   Bound b = resolve(binding_from_json(h.at("binding")));
   const double timeout_s = h.value("timeout_s", 100.0);
   json out = {{"ok", true}, {"outcome", "done"}, {"problems", json::array()}};
-  // Warm-up launches run for real: one-time setup, JIT compilation, autotuning.
+  // Warm-up launches run for real: one-time setup, JIT compilation, autotuning (the first
+  // gets three times the kernel timeout for it).
   for (int i = 0; i < h.value("warmups", 2); ++i) {
     const int rc = kernel_.launch(&b.args);
-    if (!finished(timeout_s, out)) return {out, {}};
+    if (!finished(i == 0 ? 3 * timeout_s : timeout_s, out)) return {out, {}};
     if (rc != 0) {
       out["status"] = rc;
       out["problems"].push_back(kernel_.role + " arena_launch returned " + std::to_string(rc));
