@@ -5,7 +5,7 @@
 #
 #   cmake -DSOURCE=<file.hip> -DOUTPUT=<lib.so> -DTOOLCHAIN=<build>/arena_toolchain.cmake
 #         [-DWHAT=<label for messages>] [-DRESULT=<result.json>] -P ArenaCompileKernel.cmake
-cmake_minimum_required(VERSION 3.22)
+cmake_minimum_required(VERSION 3.25)
 
 foreach(_v SOURCE OUTPUT TOOLCHAIN)
   if(NOT DEFINED ${_v})
@@ -17,7 +17,10 @@ if(NOT DEFINED WHAT)
 endif()
 include("${TOOLCHAIN}")
 
+# A failure prints its reason first ("FAILED: <what>: <reason>"), then the details, and the
+# script stops at its end (top level, so CMake adds no call stack).
 set(_result_json "{}")
+set(_arena_failed FALSE)
 function(_arena_finish ok message_text)
   if(DEFINED RESULT)
     string(JSON _j SET "${_result_json}" "what" "\"${WHAT}\"")
@@ -39,12 +42,15 @@ function(_arena_finish ok message_text)
     file(RENAME "${RESULT}.partial" "${RESULT}")
   endif()
   if(NOT ok)
-    message(FATAL_ERROR "${WHAT}: ${message_text}")
+    message("FAILED: ${WHAT}: ${message_text}")
+    set(_arena_failed TRUE PARENT_SCOPE)
   endif()
 endfunction()
 
+foreach(_once RANGE 0)  # one pass; a failure breaks out to the end of the script
 if(NOT EXISTS "${SOURCE}")
   _arena_finish(FALSE "no source file at ${SOURCE}")
+  break()
 endif()
 
 get_filename_component(_out_dir "${OUTPUT}" DIRECTORY)
@@ -60,11 +66,13 @@ string(TIMESTAMP _t1 "%s")
 math(EXPR _secs "${_t1} - ${_t0}")
 # ROCm's hipcc prints a harmless traceback when no AMD GPU can be enumerated; keep the log readable.
 string(REGEX REPLACE "Traceback \\(most recent call last\\):.*FileNotFoundError:[^\n]*kfd[^\n]*\n?" "" _err "${_err}")
+if(NOT _rc EQUAL 0)
+  _arena_finish(FALSE "compilation failed (exit ${_rc}) after ${_secs} s: the compiler's output follows")
+  message("${_out}${_err}")
+  break()
+endif()
 if(_out OR _err)
   message("${_out}${_err}")
-endif()
-if(NOT _rc EQUAL 0)
-  _arena_finish(FALSE "compilation failed (exit ${_rc}) after ${_secs} s: the compiler output is above")
 endif()
 
 # --- what the library may import and export -------------------------------------------
@@ -88,6 +96,7 @@ execute_process(COMMAND "${ARENA_NM}" -D --defined-only "${_partial}" OUTPUT_VAR
 execute_process(COMMAND "${ARENA_READELF}" -d "${_partial}" OUTPUT_VARIABLE _dynamic RESULT_VARIABLE _rc3)
 if(NOT (_rc1 EQUAL 0 AND _rc2 EQUAL 0 AND _rc3 EQUAL 0))
   _arena_finish(FALSE "could not read the library's symbols with nm/readelf")
+  break()
 endif()
 
 set(_violations "")
@@ -133,8 +142,17 @@ if(_violations)
   list(JOIN _violations "\n  - " _text)
   file(REMOVE "${_partial}")
   _arena_finish(FALSE "breaks the kernel ABI rules:\n  - ${_text}")
+  break()
 endif()
 
 file(RENAME "${_partial}" "${OUTPUT}")
 message("${WHAT}: compiled in ${_secs} s -> ${OUTPUT}")
 _arena_finish(TRUE "compiled in ${_secs} s")
+endforeach()
+
+if(_arena_failed)
+  if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.29)
+    cmake_language(EXIT 1)
+  endif()
+  message(FATAL_ERROR "${WHAT}: the compile gate failed (the reason is the first line of this output)")
+endif()
