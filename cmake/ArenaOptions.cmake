@@ -3,6 +3,13 @@
 # the source tree (add_subdirectory / FetchContent). README.md lists them.
 include_guard(GLOBAL)
 
+# Stops configure with the reason on one line, first (CMake's own error text re-wraps it).
+macro(arena_stop)
+  string(JOIN "" _arena_why ${ARGV})
+  message("KernelArena: ${_arena_why}")
+  message(FATAL_ERROR "KernelArena: configure stopped (the reason is the line above)")
+endmacro()
+
 set(ARENA_HIP_PLATFORM "auto" CACHE STRING "GPU platform for kernels: auto, amd or nvidia")
 set_property(CACHE ARENA_HIP_PLATFORM PROPERTY STRINGS auto amd nvidia)
 set(ARENA_CUDA_ARCHITECTURES "90" CACHE STRING "CUDA architectures for kernels (nvidia), e.g. 80;90")

@@ -72,23 +72,23 @@ function(arena_check_settings)
     file(GLOB _adapters RELATIVE "${_agents_dir}" "${_agents_dir}/*/adapter.cmake")
     list(TRANSFORM _adapters REPLACE "/adapter.cmake$" "")
     list(JOIN _adapters ", " _list)
-    message(FATAL_ERROR "ARENA_AGENT is '${ARENA_AGENT}': no such agent adapter (there are: ${_list})")
+    arena_stop("ARENA_AGENT is '${ARENA_AGENT}': no such agent adapter (there are: ${_list})")
   endif()
   if(NOT ARENA_CANDIDATE_FALLBACK MATCHES "^(none|baseline)$")
-    message(FATAL_ERROR "ARENA_CANDIDATE_FALLBACK is '${ARENA_CANDIDATE_FALLBACK}': must be none or baseline")
+    arena_stop("ARENA_CANDIDATE_FALLBACK is '${ARENA_CANDIDATE_FALLBACK}': must be none or baseline")
   endif()
   if(ARENA_AGENT AND NOT ARENA_CANDIDATE MATCHES "^(|baseline)$")
-    message(FATAL_ERROR "ARENA_CANDIDATE is '${ARENA_CANDIDATE}' but ARENA_AGENT is '${ARENA_AGENT}': the agent "
+    arena_stop("ARENA_CANDIDATE is '${ARENA_CANDIDATE}' but ARENA_AGENT is '${ARENA_AGENT}': the agent "
                         "writes the candidates, so the folder would not be judged; set one of them only")
   endif()
   _arena_absolute_candidate(_c)
   if(NOT _c MATCHES "^(|baseline|solution)$" AND NOT IS_DIRECTORY "${_c}")
-    message(FATAL_ERROR "ARENA_CANDIDATE is '${ARENA_CANDIDATE}': not baseline, solution or an existing folder "
+    arena_stop("ARENA_CANDIDATE is '${ARENA_CANDIDATE}': not baseline, solution or an existing folder "
                         "(looked for ${_c})")
   endif()
   foreach(_n ARENA_PERF_BUDGET_S ARENA_PERF_SLOTS ARENA_AGENT_TIMEOUT_S ARENA_FLUSH_BYTES)
     if(NOT "${${_n}}" MATCHES "^[0-9]+$")
-      message(FATAL_ERROR "${_n} is '${${_n}}': must be a whole number")
+      arena_stop("${_n} is '${${_n}}': must be a whole number")
     endif()
   endforeach()
 endfunction()
@@ -527,7 +527,7 @@ function(_arena_finish_configure)
       set(_where "no file in ${_cand}")
     endif()
     if(_nm EQUAL _n AND ARENA_CANDIDATE_FALLBACK STREQUAL "none")
-      message(FATAL_ERROR "ARENA_CANDIDATE is '${ARENA_CANDIDATE}' but none of the ${_n} task(s) has a candidate there "
+      arena_stop("ARENA_CANDIDATE is '${ARENA_CANDIDATE}' but none of the ${_n} task(s) has a candidate there "
                           "(${_where}: ${_some}...); a folder holds <suite>/<task>/kernel.hip "
                           "(kernel.py for Triton tasks)")
     elseif(ARENA_CANDIDATE_FALLBACK STREQUAL "baseline")
