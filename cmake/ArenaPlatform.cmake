@@ -113,3 +113,8 @@ set(ARENA_READELF \"@ARENA_READELF@\")
 message(STATUS "KernelArena platform: ${ARENA_PLATFORM_DESCRIPTION}")
 message(STATUS "KernelArena platform chosen by ${ARENA_PLATFORM_REASON}")
 set(ARENA_PLATFORM_REASON "${ARENA_PLATFORM_REASON}" CACHE INTERNAL "Why ARENA_PLATFORM was chosen")
+# The gate functions read these wherever they are called (a project's folders do not see
+# the variables of KernelArena's own folder when it is added with FetchContent).
+foreach(_v ARENA_PLATFORM ARENA_TOOLCHAIN_FILE ARENA_HARNESS_INCLUDE)
+  set_property(GLOBAL PROPERTY ${_v} "${${_v}}")
+endforeach()
