@@ -91,12 +91,13 @@ function(arena_check_settings)
   endif()
   if(ARENA_AGENT AND NOT ARENA_CANDIDATE MATCHES "^(|baseline)$")
     arena_stop("ARENA_CANDIDATE is '${ARENA_CANDIDATE}' but ARENA_AGENT is '${ARENA_AGENT}': the agent "
-                        "writes the candidates, so the folder would not be judged; set one of them only")
+               "writes the candidates, so '${ARENA_CANDIDATE}' would not be judged: set one of them only "
+               "(-DARENA_CANDIDATE= or -DARENA_AGENT=)")
   endif()
   _arena_absolute_candidate(_c)
   if(NOT _c MATCHES "^(|baseline|solution)$" AND NOT IS_DIRECTORY "${_c}")
     arena_stop("ARENA_CANDIDATE is '${ARENA_CANDIDATE}': not baseline, solution or an existing folder "
-                        "(looked for ${_c})")
+               "(looked for ${_c})")
   endif()
   foreach(_n ARENA_PERF_BUDGET_S ARENA_PERF_SLOTS ARENA_AGENT_TIMEOUT_S ARENA_FLUSH_BYTES)
     if(NOT "${${_n}}" MATCHES "^[0-9]+$")
@@ -541,8 +542,7 @@ function(_arena_finish_configure)
     endif()
     if(_nm EQUAL _n AND ARENA_CANDIDATE_FALLBACK STREQUAL "none")
       arena_stop("ARENA_CANDIDATE is '${ARENA_CANDIDATE}' but none of the ${_n} task(s) has a candidate there "
-                          "(${_where}: ${_some}...); a folder holds <suite>/<task>/kernel.hip "
-                          "(kernel.py for Triton tasks)")
+                 "(${_where}: ${_some}...): a folder holds <suite>/<task>/kernel.hip (kernel.py for Triton tasks)")
     elseif(ARENA_CANDIDATE_FALLBACK STREQUAL "baseline")
       message(STATUS "KernelArena: ${_nm} of ${_n} task(s) have ${_where} and fall back to their baselines "
                      "(marked candidate_fallback in the scores): ${_some}")

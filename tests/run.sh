@@ -8,7 +8,7 @@
 # On a 2-core machine without a GPU it takes about 35 minutes with both platforms (README.md,
 # "Set up and run"). It prints a line per step, the output of any test that failed, and ends
 # with one line per platform ("nvidia: 640 passed, 0 failed, 612 skipped"); the full logs are
-# build/test-<platform>/{configure,build,ctest}.log.
+# build/test-<platform>/{configure,build,ctest}.log, and CTest's JUnit XML is build/test-<platform>/junit.xml.
 #
 #   tests/run.sh --summarize <platform> <ctest log>   the summary line of a CTest log
 set -euo pipefail
@@ -66,7 +66,7 @@ for platform in nvidia amd; do
   echo "=== $platform: built in $(seconds_since "$t0") s"
   t0=$(date +%s)
   rc=0
-  ctest --test-dir "$dir" --parallel "$jobs" --output-on-failure >"$dir/ctest.log" 2>&1 || rc=$?
+  ctest --test-dir "$dir" --parallel "$jobs" --output-on-failure --output-junit junit.xml >"$dir/ctest.log" 2>&1 || rc=$?
   echo "=== $platform: tested in $(seconds_since "$t0") s"
   if [ $rc -ne 0 ]; then
     any_failed=1

@@ -131,6 +131,17 @@ elseif(CASE STREQUAL "configure_checks_first")
     expect_no_match("Building the task spec checker|KernelArena platform")
     message("ok: -D${setting} refused after ${secs} s")
   endforeach()
+  # A candidate folder that holds none of the suite's tasks: refused at the end of configure,
+  # before anything is built.
+  file(MAKE_DIRECTORY "${WORK_DIR}/empty")
+  file(REMOVE_RECURSE "${WORK_DIR}/configure")
+  run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}" -B "${WORK_DIR}/configure" "-DARENA_CANDIDATE=${WORK_DIR}/empty"
+      -DARENA_SUITES=hip2hip -DARENA_BUILD_FRAMEWORK_TESTS=OFF -DARENA_SELFTEST=OFF "-DARENA_HIP_PLATFORM=${PLATFORM}")
+  if(rc EQUAL 0)
+    fail("configure accepted a candidate folder without any task")
+  endif()
+  expect_match("KernelArena: ARENA_CANDIDATE is '[^']*/empty' but none of the 46 task\\(s\\) has a candidate there \\(no file in [^ ]*/empty: hip2hip/")
+  message("ok: an empty candidate folder refused after ${secs} s")
 
 elseif(CASE STREQUAL "unseen_equal_to_seen")
   # An unseen configuration identical to a seen one is refused, naming both.
