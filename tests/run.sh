@@ -7,7 +7,7 @@
 #
 # On a 2-core machine without a GPU it takes about 35 minutes with both platforms (README.md,
 # "Set up and run"). It prints a line per step, the output of any test that failed, and ends
-# with one line per platform ("nvidia: 640 passed, 0 failed, 612 skipped"); the full logs are
+# with one line per platform ("nvidia: 427 passed, 0 failed, 624 skipped"); the full logs are
 # build/test-<platform>/{configure,build,ctest}.log, and CTest's JUnit XML is build/test-<platform>/junit.xml.
 #
 #   tests/run.sh --summarize <platform> <ctest log>   the summary line of a CTest log
