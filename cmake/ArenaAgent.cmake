@@ -8,7 +8,7 @@
 # transcripts in <RUN_DIR>/logs/. Re-running with an existing agent.json resumes (skips)
 # unless REDO is on. The agent's own success or failure does not fail this step: the gates
 # judge whatever it left.
-cmake_minimum_required(VERSION 3.22)
+cmake_minimum_required(VERSION 3.25)
 
 foreach(_v TASK_DIR TASK_ID RUN_DIR AGENT AGENTS_DIR SUITE_PROMPT TIMEOUT_S CANDIDATE_FILE KERNELS_DIR
            TOOLCHAIN COMPILE_SCRIPT HARNESS_INCLUDE SPEC_TOOL RUN_AGENT_TOOL DEVICE_INFO_TOOL CORRECT_TOOL
@@ -18,7 +18,7 @@ foreach(_v TASK_DIR TASK_ID RUN_DIR AGENT AGENTS_DIR SUITE_PROMPT TIMEOUT_S CAND
   endif()
 endforeach()
 foreach(_v MODEL EFFORT SANDBOX REDO AGENT_SCRIPT USER_COMMAND START_FILE TORCH TRITON PYTHON PY_HOST_DIR TOOLS_LIB WORKER_TOOL
-          PROFILE_TOOL PROFILE_SCRIPT)
+          PROFILE_TOOL PROFILE_SCRIPT STATEMENT SOLUTION_FILE)
   if(NOT DEFINED ${_v})
     set(${_v} "")
   endif()
@@ -43,6 +43,9 @@ file(MAKE_DIRECTORY "${_ws}" "${_tools}" "${_logs}" "${RUN_DIR}/candidate")
 
 if(NOT START_FILE)
   set(START_FILE "${TASK_DIR}/baseline.hip")
+endif()
+if(NOT STATEMENT)  # the task's statement (arena_add_task's README, else the task folder's)
+  set(STATEMENT "${TASK_DIR}/README.md")
 endif()
 # The runners start their workers from beside themselves (arena-worker, libarena_tools.so).
 file(COPY "${CORRECT_TOOL}" "${PERF_TOOL}" "${DEVICE_LIB}" "${COMPILE_SCRIPT}" DESTINATION "${_tools}")
@@ -133,7 +136,7 @@ execute_process(COMMAND "${SPEC_TOOL}" public "${TASK_DIR}/task.json" "${_ws}/ta
 if(NOT _rc EQUAL 0)
   message(FATAL_ERROR "${TASK_ID}: cannot write the public spec: ${_err}")
 endif()
-file(COPY "${TASK_DIR}/README.md" DESTINATION "${_ws}")
+configure_file("${STATEMENT}" "${_ws}/README.md" COPYONLY)
 if(TORCH)
   file(COPY "${_ws}/task.json" DESTINATION "${_tools}/task")
 endif()
@@ -182,7 +185,7 @@ execute_process(COMMAND "${DEVICE_INFO_TOOL}" OUTPUT_VARIABLE _device OUTPUT_STR
 if(NOT _rc EQUAL 0 OR _device STREQUAL "")
   set(_device "- (the device could not be described)")
 endif()
-file(READ "${TASK_DIR}/README.md" _statement)
+file(READ "${STATEMENT}" _statement)
 file(READ "${SUITE_PROMPT}" _prompt)
 math(EXPR _minutes "${TIMEOUT_S} / 60")
 foreach(_pair "TASK_ID;${TASK_ID}" "CANDIDATE_FILE;${CANDIDATE_FILE}" "DEVICE;${_device}"
@@ -218,6 +221,7 @@ set(ARENA_CANDIDATE_FILE "${CANDIDATE_FILE}")
 set(ARENA_MODEL "${MODEL}")
 set(ARENA_EFFORT "${EFFORT}")
 set(ARENA_TASK_DIR "${TASK_DIR}")
+set(ARENA_SOLUTION_FILE "${SOLUTION_FILE}")
 set(ARENA_TOOLS_DIR "${_tools}")
 set(ARENA_AGENT_SCRIPT "${AGENT_SCRIPT}")
 set(ARENA_AGENT_USER_COMMAND "${USER_COMMAND}")

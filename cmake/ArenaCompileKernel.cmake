@@ -10,7 +10,7 @@
 # project's files; every file the compiler read is checked (only system headers and the
 # harness's public headers); with CONFINE=ON (a candidate) the compiler itself runs confined
 # (arena-confine: it cannot read the project's sources, tasks or build tree at all).
-cmake_minimum_required(VERSION 3.22)
+cmake_minimum_required(VERSION 3.25)
 
 foreach(_v SOURCE OUTPUT TOOLCHAIN)
   if(NOT DEFINED ${_v})
@@ -22,7 +22,10 @@ if(NOT DEFINED WHAT)
 endif()
 include("${TOOLCHAIN}")
 
+# A failure prints its reason first ("FAILED: <what>: <reason>"), then the details, and the
+# script stops at its end (top level, so CMake adds no call stack).
 set(_result_json "{}")
+set(_arena_failed FALSE)
 function(_arena_finish ok message_text)
   if(DEFINED RESULT)
     string(JSON _j SET "${_result_json}" "what" "\"${WHAT}\"")
@@ -49,7 +52,8 @@ function(_arena_finish ok message_text)
     file(RENAME "${RESULT}.partial" "${RESULT}")
   endif()
   if(NOT ok)
-    message(FATAL_ERROR "${WHAT}: ${message_text}")
+    message("FAILED: ${WHAT}: ${message_text}")
+    set(_arena_failed TRUE PARENT_SCOPE)
   endif()
 endfunction()
 
@@ -66,8 +70,10 @@ function(_arena_under path dir out)
   endif()
 endfunction()
 
+foreach(_once RANGE 0)  # one pass; a failure breaks out to the end of the script
 if(NOT EXISTS "${SOURCE}")
   _arena_finish(FALSE "no source file at ${SOURCE}")
+  break()
 endif()
 
 get_filename_component(_out_dir "${OUTPUT}" DIRECTORY)
@@ -110,12 +116,14 @@ string(REGEX REPLACE "Traceback \\(most recent call last\\):.*FileNotFoundError:
 # Messages name the candidate's own file, not the private copy.
 string(REPLACE "${_work}/" "" _out "${_out}")
 string(REPLACE "${_work}/" "" _err "${_err}")
-if(_out OR _err)
-  message("${_out}${_err}")
-endif()
 if(NOT _rc EQUAL 0)
   file(REMOVE_RECURSE "${_work}")
-  _arena_finish(FALSE "compilation failed (exit ${_rc}) after ${_secs} s: the compiler output is above")
+  _arena_finish(FALSE "compilation failed (exit ${_rc}) after ${_secs} s: the compiler's output follows")
+  message("${_out}${_err}")
+  break()
+endif()
+if(_out OR _err)
+  message("${_out}${_err}")
 endif()
 
 # --- every file the compiler read ---------------------------------------------------------
@@ -136,6 +144,9 @@ if(EXISTS "${_deps}")
       continue()
     endif()
     foreach(_p IN LISTS ARENA_PROTECTED_DIRS)
+      if(_p STREQUAL "")
+        continue()
+      endif()
       _arena_under("${_real}" "${_p}" _in_protected)
       if(_in_protected)
         list(APPEND _include_violations "includes ${_dep} (only system headers and the harness's public headers under ${ARENA_PUBLIC_INCLUDE} may be included)")
@@ -173,7 +184,9 @@ execute_process(COMMAND "${ARENA_NM}" -D --undefined-only "${_partial}" OUTPUT_V
 execute_process(COMMAND "${ARENA_NM}" -D --defined-only "${_partial}" OUTPUT_VARIABLE _exports RESULT_VARIABLE _rc2)
 execute_process(COMMAND "${ARENA_READELF}" -d "${_partial}" OUTPUT_VARIABLE _dynamic RESULT_VARIABLE _rc3)
 if(NOT (_rc1 EQUAL 0 AND _rc2 EQUAL 0 AND _rc3 EQUAL 0))
+  file(REMOVE_RECURSE "${_work}")
   _arena_finish(FALSE "could not read the library's symbols with nm/readelf")
+  break()
 endif()
 
 set(_violations ${_include_violations})
@@ -231,9 +244,18 @@ if(_violations)
   list(JOIN _violations "\n  - " _text)
   file(REMOVE_RECURSE "${_work}")
   _arena_finish(FALSE "breaks the kernel ABI rules:\n  - ${_text}")
+  break()
 endif()
 
 file(RENAME "${_partial}" "${OUTPUT}")
 file(REMOVE_RECURSE "${_work}")
 message("${WHAT}: compiled in ${_secs} s -> ${OUTPUT}")
 _arena_finish(TRUE "compiled in ${_secs} s")
+endforeach()
+
+if(_arena_failed)
+  if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.29)
+    cmake_language(EXIT 1)
+  endif()
+  message(FATAL_ERROR "${WHAT}: the compile gate failed (the reason is the first line of this output)")
+endif()

@@ -32,7 +32,7 @@
 # The script always submits what it has (a configure or build failure skips the later steps,
 # not the submission) and only then fails: it exits non-zero, naming every failed step, when
 # configure, build or tests fail (or no test matched LABEL) or the submission failed.
-cmake_minimum_required(VERSION 3.22)
+cmake_minimum_required(VERSION 3.25)
 
 function(_arena_dashboard_default var value)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
@@ -263,15 +263,24 @@ if(_arena_run_tests)
     endforeach()
     unset(_xml)
   endif()
-  if(NOT _rv EQUAL 0 OR _err EQUAL -1)
+  if(_ntests EQUAL 0)
+    # Checked first: CTest reports "no tests" as an error too, which would hide the reason.
+    execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --print-labels WORKING_DIRECTORY "${CTEST_BINARY_DIRECTORY}"
+                    OUTPUT_VARIABLE _labels ERROR_QUIET)
+    string(REGEX MATCHALL "\n  [^\n]+" _labels "${_labels}")
+    string(REGEX REPLACE "\n  " "" _labels "${_labels}")
+    list(JOIN _labels ", " _labels)
+    if(_labels STREQUAL "")
+      set(_labels "none")
+    endif()
+    _arena_dashboard_fail("ctest_test (no test matched LABEL '${LABEL}' EXCLUDE_LABEL '${EXCLUDE_LABEL}'; the labels are: ${_labels})")
+  elseif(NOT _rv EQUAL 0 OR _err EQUAL -1)
     if(NOT _failed_names STREQUAL "")
       set(_what "failed:${_failed_names}")
     else()
       set(_what "tests failed or did not run")
     endif()
     _arena_dashboard_fail("ctest_test (return value ${_rv}, ${_what}, see ${CTEST_BINARY_DIRECTORY}/Testing/Temporary/LastTest_${_tag}.log and ${JUNIT_FILE})")
-  elseif(_ntests EQUAL 0)
-    _arena_dashboard_fail("ctest_test (no test matched LABEL '${LABEL}' EXCLUDE_LABEL '${EXCLUDE_LABEL}')")
   else()
     _arena_dashboard_say("ctest_test: ok (${_ntests} test(s), JUnit: ${JUNIT_FILE})")
   endif()

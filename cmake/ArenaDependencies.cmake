@@ -15,6 +15,11 @@ endif()
 add_library(arena_random123 INTERFACE)
 target_include_directories(arena_random123 SYSTEM INTERFACE "${ARENA_RANDOM123_INCLUDE_DIR}")
 
+# The configure-time spec checker (cmake/ArenaTasks.cmake) compiles against nlohmann_json from
+# any folder of the project, where this imported target may not be visible.
+get_target_property(_arena_json_inc nlohmann_json::nlohmann_json INTERFACE_INCLUDE_DIRECTORIES)
+set_property(GLOBAL PROPERTY ARENA_JSON_INCLUDE_DIRS "${_arena_json_inc}")
+
 # libseccomp (optional): confined workers deny the system calls that reach other processes,
 # the network or the kernel's administration. Without it they are confined by Landlock alone,
 # and say so in the gate results.

@@ -15,36 +15,32 @@ if(NOT ARENA_NM OR NOT ARENA_READELF OR NOT ARENA_OBJDUMP)
   message(FATAL_ERROR "nm, readelf and objdump (binutils) are needed for the compile gate's checks")
 endif()
 
-function(_arena_detect_platform out)
-  find_program(_smi nvidia-smi)
-  if(_smi)
-    execute_process(COMMAND "${_smi}" -L OUTPUT_VARIABLE _gpus RESULT_VARIABLE _rc ERROR_QUIET)
-    if(_rc EQUAL 0 AND _gpus MATCHES "GPU [0-9]" AND ARENA_NVCC)
-      set(${out} nvidia PARENT_SCOPE)
-      return()
-    endif()
+include("${CMAKE_CURRENT_LIST_DIR}/ArenaPlatformDetect.cmake")
+if(DEFINED KernelArena_PLATFORM)
+  # The installed package: its runners and device backend were built for one platform.
+  if(NOT ARENA_HIP_PLATFORM MATCHES "^(auto|${KernelArena_PLATFORM})$")
+    message(FATAL_ERROR "ARENA_HIP_PLATFORM is '${ARENA_HIP_PLATFORM}' but the KernelArena package at "
+                        "${KernelArena_DIR} was built for ${KernelArena_PLATFORM}: install one built for "
+                        "${ARENA_HIP_PLATFORM} (configure KernelArena with -DARENA_HIP_PLATFORM=${ARENA_HIP_PLATFORM})")
   endif()
-  if(EXISTS /dev/kfd AND ARENA_HIPCC)
-    set(${out} amd PARENT_SCOPE)
-  elseif(ARENA_NVCC)
-    set(${out} nvidia PARENT_SCOPE)
-  elseif(ARENA_HIPCC)
-    set(${out} amd PARENT_SCOPE)
-  else()
-    message(FATAL_ERROR "No kernel compiler found: install the CUDA toolkit (nvcc) or ROCm/Debian hipcc, "
-                        "or point ARENA_NVCC / ARENA_HIPCC at one")
-  endif()
-endfunction()
-
-if(ARENA_HIP_PLATFORM STREQUAL "auto")
-  _arena_detect_platform(ARENA_PLATFORM)
+  set(ARENA_PLATFORM "${KernelArena_PLATFORM}")
+  set(ARENA_PLATFORM_REASON "the KernelArena package, which was built for ${KernelArena_PLATFORM}")
+elseif(ARENA_HIP_PLATFORM STREQUAL "auto")
+  arena_detect_platform(ARENA_PLATFORM ARENA_PLATFORM_REASON)
+  set(ARENA_PLATFORM_REASON "ARENA_HIP_PLATFORM=auto: ${ARENA_PLATFORM_REASON}")
 elseif(ARENA_HIP_PLATFORM MATCHES "^(amd|nvidia)$")
   set(ARENA_PLATFORM "${ARENA_HIP_PLATFORM}")
+  set(ARENA_PLATFORM_REASON "ARENA_HIP_PLATFORM=${ARENA_HIP_PLATFORM}")
 else()
   message(FATAL_ERROR "ARENA_HIP_PLATFORM is '${ARENA_HIP_PLATFORM}': must be auto, amd or nvidia")
 endif()
+set_property(GLOBAL PROPERTY ARENA_PLATFORM "${ARENA_PLATFORM}")
 
-set(ARENA_HARNESS_INCLUDE "${CMAKE_CURRENT_SOURCE_DIR}/harness/include")
+# The headers kernels include (arena/arena_abi.h, and the HIP-on-CUDA layer): the source
+# tree's harness/include, or the installed package's include/kernelarena (set by its config).
+if(NOT ARENA_HARNESS_INCLUDE)
+  get_filename_component(ARENA_HARNESS_INCLUDE "${CMAKE_CURRENT_LIST_DIR}/../harness/include" ABSOLUTE)
+endif()
 set(ARENA_HIP_ON_CUDA_INCLUDE "${ARENA_HARNESS_INCLUDE}/hip_on_cuda")
 
 # Do the system's HIP NVIDIA headers compile with this nvcc? (Debian's HIP 5.x does not with CUDA 13.)
@@ -107,7 +103,9 @@ endif()
 
 # The one compile command for every kernel library; read by cmake/ArenaCompileKernel.cmake.
 set(ARENA_TOOLCHAIN_FILE "${CMAKE_BINARY_DIR}/arena_toolchain.cmake")
-set(ARENA_CONFINE_TOOL "${CMAKE_BINARY_DIR}/harness/arena-confine")
+if(NOT ARENA_CONFINE_TOOL)  # the installed package's config names its own
+  set(ARENA_CONFINE_TOOL "${PROJECT_BINARY_DIR}/harness/arena-confine")
+endif()
 file(CONFIGURE OUTPUT "${ARENA_TOOLCHAIN_FILE}" CONTENT
 "# Generated at configure time: how kernel libraries are compiled on this build.
 set(ARENA_PLATFORM \"@ARENA_PLATFORM@\")
@@ -123,3 +121,10 @@ set(ARENA_PUBLIC_INCLUDE \"@ARENA_HARNESS_INCLUDE@\")
 set(ARENA_PROTECTED_DIRS \"@CMAKE_SOURCE_DIR@;@CMAKE_BINARY_DIR@;@ARENA_TASKS_DIR@\")
 " @ONLY)
 message(STATUS "KernelArena platform: ${ARENA_PLATFORM_DESCRIPTION}")
+message(STATUS "KernelArena platform chosen by ${ARENA_PLATFORM_REASON}")
+set(ARENA_PLATFORM_REASON "${ARENA_PLATFORM_REASON}" CACHE INTERNAL "Why ARENA_PLATFORM was chosen")
+# The gate functions read these wherever they are called (a project's folders do not see
+# the variables of KernelArena's own folder when it is added with FetchContent).
+foreach(_v ARENA_PLATFORM ARENA_TOOLCHAIN_FILE ARENA_HARNESS_INCLUDE)
+  set_property(GLOBAL PROPERTY ${_v} "${${_v}}")
+endforeach()

@@ -1,15 +1,55 @@
-# Task -> CTest family generation (DESIGN §5). At configure time every task.json is
-# validated by arena-spec (a small C++ tool built on the spot from the harness's own spec
-# loader), which writes a manifest; each task then gets its kernel libraries and gates:
+# Task -> CTest family generation (DESIGN §5). The public functions, for this project's own
+# suites and for any project that uses KernelArena (README.md, "Use it in your project"):
+#
+#   arena_add_task(NAME <name> SUITE <suite> SPEC <task.json> REFERENCE <oracle>
+#                  [BASELINE <kernel>] [CANDIDATE <kernel>] [SOLUTION <kernel>]
+#                  [README <statement.md>] [PROMPT <prompt.md>] [LABELS <label>...]
+#                  [REFERENCE_LIBRARIES <target>...])
+#   arena_add_suite_directory(<dir> [SUITE <suite>] [LABELS <label>...])
+#
+# Each task.json is validated by arena-spec (the harness's own spec loader), which writes a
+# manifest; each task then gets its kernel libraries and gates:
 #
 #   <suite>/<task>/compile         compiles the candidate            sets up   <id>/compiled
 #   <suite>/<task>/correct_seen    candidate vs oracle, seen configs needs compiled, sets up <id>/correct
 #   <suite>/<task>/correct_unseen  unseen + generated configs         needs compiled, sets up <id>/correct
 #   <suite>/<task>/perf            baseline vs candidate timing       needs compiled + correct
+#
+# plus <id>/agent (ARENA_AGENT), <id>/profile (ARENA_PROFILE) and selftest/<id>/... (ARENA_SELFTEST).
+include_guard(GLOBAL)
+include("${CMAKE_CURRENT_LIST_DIR}/ArenaOptions.cmake")
 
 set(ARENA_GATE_RESULTS_DIR "${CMAKE_BINARY_DIR}/arena/results")
 set(ARENA_KERNELS_DIR "${CMAKE_BINARY_DIR}/arena/kernels")
 set(ARENA_COMPILE_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/ArenaCompileKernel.cmake")
+
+# Where the harness's data lives: the source tree, or the installed package's
+# share/KernelArena (its config sets ARENA_DATA_DIR before including this file).
+if(NOT ARENA_DATA_DIR)
+  get_filename_component(ARENA_DATA_DIR "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+  set(ARENA_PY_HOST_DIR "${ARENA_DATA_DIR}/harness/python")
+  set(ARENA_PROFILE_SCRIPT "${ARENA_DATA_DIR}/harness/tools/arena-profile.sh")
+else()
+  set(ARENA_PY_HOST_DIR "${ARENA_DATA_DIR}/python")
+  set(ARENA_PROFILE_SCRIPT "${ARENA_DATA_DIR}/tools/arena-profile.sh")
+endif()
+set(ARENA_AGENTS_DIR "${ARENA_DATA_DIR}/agents")
+set(ARENA_PROMPTS_DIR "${ARENA_DATA_DIR}/suites")
+set(_ARENA_GLOBALS ARENA_DATA_DIR ARENA_PY_HOST_DIR ARENA_PROFILE_SCRIPT ARENA_AGENTS_DIR ARENA_PROMPTS_DIR
+    ARENA_GATE_RESULTS_DIR ARENA_KERNELS_DIR ARENA_COMPILE_SCRIPT)
+foreach(_v IN LISTS _ARENA_GLOBALS)
+  set_property(GLOBAL PROPERTY ${_v} "${${_v}}")
+endforeach()
+set_property(GLOBAL PROPERTY _ARENA_GLOBALS ${_ARENA_GLOBALS} ARENA_PLATFORM ARENA_TOOLCHAIN_FILE ARENA_HARNESS_INCLUDE)
+
+# The public functions may be called from any folder of a project, which need not see the
+# variables set where KernelArena was found or added: they read them from global properties.
+macro(_arena_load_globals)
+  get_property(_arena_globals GLOBAL PROPERTY _ARENA_GLOBALS)
+  foreach(_arena_g IN LISTS _arena_globals)
+    get_property(${_arena_g} GLOBAL PROPERTY ${_arena_g})
+  endforeach()
+endmacro()
 
 if(ARENA_FUZZ_SEED STREQUAL "")
   string(RANDOM LENGTH 9 ALPHABET "0123456789" _seed)
@@ -18,10 +58,74 @@ if(ARENA_FUZZ_SEED STREQUAL "")
       "Seed for generated unseen configurations (empty: drawn once at first configure)" FORCE)
 endif()
 
-# Builds the configure-time spec checker from the harness's own loader (no second parser).
+# Relative candidate folders are taken from where cmake was run (the shell's PWD), else
+# from the build folder.
+function(_arena_absolute_candidate out)
+  set(_c "${ARENA_CANDIDATE}")
+  if(_c STREQUAL "" OR _c MATCHES "^(baseline|solution)$" OR IS_ABSOLUTE "${_c}")
+    set(${out} "${_c}" PARENT_SCOPE)
+    return()
+  endif()
+  if(NOT "$ENV{PWD}" STREQUAL "" AND EXISTS "$ENV{PWD}/${_c}")
+    get_filename_component(_c "$ENV{PWD}/${_c}" ABSOLUTE)
+  else()
+    get_filename_component(_c "${_c}" ABSOLUTE BASE_DIR "${CMAKE_BINARY_DIR}")
+  endif()
+  set(${out} "${_c}" PARENT_SCOPE)
+endfunction()
+
+# The settings a mistake in which would otherwise show only after a full build or a whole
+# suite run: checked at once, each with a one-line reason. Called early by this project's
+# own CMakeLists.txt and by the first arena_add_task of any project.
+function(arena_check_settings)
+  _arena_load_globals()
+  get_property(_agents_dir GLOBAL PROPERTY ARENA_AGENTS_DIR)
+  if(ARENA_AGENT AND NOT EXISTS "${_agents_dir}/${ARENA_AGENT}/adapter.cmake")
+    file(GLOB _adapters RELATIVE "${_agents_dir}" "${_agents_dir}/*/adapter.cmake")
+    list(TRANSFORM _adapters REPLACE "/adapter.cmake$" "")
+    list(JOIN _adapters ", " _list)
+    arena_stop("ARENA_AGENT is '${ARENA_AGENT}': no such agent adapter (there are: ${_list})")
+  endif()
+  if(NOT ARENA_CANDIDATE_FALLBACK MATCHES "^(none|baseline)$")
+    arena_stop("ARENA_CANDIDATE_FALLBACK is '${ARENA_CANDIDATE_FALLBACK}': must be none or baseline")
+  endif()
+  if(ARENA_AGENT AND NOT ARENA_CANDIDATE MATCHES "^(|baseline)$")
+    arena_stop("ARENA_CANDIDATE is '${ARENA_CANDIDATE}' but ARENA_AGENT is '${ARENA_AGENT}': the agent "
+               "writes the candidates, so '${ARENA_CANDIDATE}' would not be judged: set one of them only "
+               "(-DARENA_CANDIDATE= or -DARENA_AGENT=)")
+  endif()
+  _arena_absolute_candidate(_c)
+  if(NOT _c MATCHES "^(|baseline|solution)$" AND NOT IS_DIRECTORY "${_c}")
+    arena_stop("ARENA_CANDIDATE is '${ARENA_CANDIDATE}': not baseline, solution or an existing folder "
+               "(looked for ${_c})")
+  endif()
+  foreach(_n ARENA_PERF_BUDGET_S ARENA_PERF_SLOTS ARENA_AGENT_TIMEOUT_S ARENA_FLUSH_BYTES)
+    if(NOT "${${_n}}" MATCHES "^[0-9]+$")
+      arena_stop("${_n} is '${${_n}}': must be a whole number")
+    endif()
+  endforeach()
+endfunction()
+
+# The configure-time spec checker: the installed package's arena-spec, or (in the source
+# tree, where nothing is built yet) one built on the spot from the harness's own loader.
 function(_arena_spec_tool out)
-  set(_src_dir "${CMAKE_SOURCE_DIR}/harness/src")
-  set(_sources "${CMAKE_SOURCE_DIR}/harness/tools/arena_spec.cpp" "${_src_dir}/task_spec.cpp"
+  get_property(_exe GLOBAL PROPERTY ARENA_SPEC_CHECKER)
+  if(_exe)
+    set(${out} "${_exe}" PARENT_SCOPE)
+    return()
+  endif()
+  if(TARGET KernelArena::arena-spec)
+    get_target_property(_imported KernelArena::arena-spec IMPORTED)
+    if(_imported)
+      get_target_property(_exe KernelArena::arena-spec LOCATION)
+      set_property(GLOBAL PROPERTY ARENA_SPEC_CHECKER "${_exe}")
+      set(${out} "${_exe}" PARENT_SCOPE)
+      return()
+    endif()
+  endif()
+  get_property(_root GLOBAL PROPERTY ARENA_DATA_DIR)
+  set(_src_dir "${_root}/harness/src")
+  set(_sources "${_root}/harness/tools/arena_spec.cpp" "${_src_dir}/task_spec.cpp"
                "${_src_dir}/expr.cpp" "${_src_dir}/dtype.cpp")
   set(_exe "${CMAKE_BINARY_DIR}/CMakeFiles/arena-spec-configure")
   set(_stale FALSE)
@@ -36,7 +140,7 @@ function(_arena_spec_tool out)
     endif()
   endforeach()
   if(_stale)
-    get_target_property(_json_inc nlohmann_json::nlohmann_json INTERFACE_INCLUDE_DIRECTORIES)
+    get_property(_json_inc GLOBAL PROPERTY ARENA_JSON_INCLUDE_DIRS)
     set(_inc_flags "")
     foreach(_d IN LISTS _json_inc)
       list(APPEND _inc_flags "-I${_d}")
@@ -49,28 +153,58 @@ function(_arena_spec_tool out)
       message(FATAL_ERROR "Could not build the task spec checker:\n${_out}${_err}")
     endif()
   endif()
+  set_property(GLOBAL PROPERTY ARENA_SPEC_CHECKER "${_exe}")
   set(${out} "${_exe}" PARENT_SCOPE)
 endfunction()
 
-# `start` is what an agent starts from: the task's baseline.hip, or torch2hip's ABI skeleton.
-function(_arena_candidate_source key start out)
-  set(_dir "${${key}_DIR}")
-  if(ARENA_CANDIDATE STREQUAL "baseline")
-    set(${out} "${start}" PARENT_SCOPE)
-  elseif(ARENA_CANDIDATE STREQUAL "solution")
-    get_filename_component(_ext "${start}" LAST_EXT)  # .hip, or .py for Triton
-    set(${out} "${_dir}/solution${_ext}" PARENT_SCOPE)
-  else()
-    set(_file "${ARENA_CANDIDATE}/${${key}_SUITE}/${${key}_NAME}/${${key}_CANDIDATE_FILE}")
-    if(NOT EXISTS "${_file}" AND ARENA_CANDIDATE_FALLBACK STREQUAL "baseline")
-      set(_file "${start}")
-    endif()
-    set(${out} "${_file}" PARENT_SCOPE)
+# Validates task.json files with arena-spec and includes the manifest it writes (in the
+# caller's scope: ARENA_TASK_IDS and ARENA_TASK_<suite>__<name>_* for each task). Every invalid
+# spec is reported, each as "file: field: what".
+macro(_arena_read_manifest manifest)
+  _arena_spec_tool(_arena_checker)
+  execute_process(COMMAND "${_arena_checker}" manifest --any-folder "${manifest}" ${ARGN}
+                  RESULT_VARIABLE _arena_rc OUTPUT_VARIABLE _arena_out ERROR_VARIABLE _arena_err)
+  if(NOT _arena_rc EQUAL 0)
+    # Plain message() keeps each "file: field: what" on one line (FATAL_ERROR text is re-wrapped).
+    message("${_arena_err}${_arena_out}")
+    message(FATAL_ERROR "Invalid task spec (above): fix the file and field it names")
   endif()
+  include("${manifest}")
+endmacro()
+
+# `start` is what an agent starts from: the task's baseline, or torch2hip's ABI skeleton.
+# Sets <out> to the candidate's source and <fallback_out> to TRUE where a missing file falls
+# back to the baseline (ARENA_CANDIDATE_FALLBACK=baseline); records missing files for the
+# end-of-configure summary.
+function(_arena_candidate_source key start out fallback_out)
+  set(${fallback_out} FALSE PARENT_SCOPE)
+  _arena_absolute_candidate(_cand)
+  if(_cand STREQUAL "" AND _task_candidate)
+    set(${out} "${_task_candidate}" PARENT_SCOPE)
+    return()
+  elseif(_cand MATCHES "^(|baseline)$")
+    set(${out} "${start}" PARENT_SCOPE)
+    return()
+  elseif(_cand STREQUAL "solution")
+    set(_file "${_task_solution}")
+  else()
+    set(_file "${_cand}/${${key}_SUITE}/${${key}_NAME}/${${key}_CANDIDATE_FILE}")
+  endif()
+  if(_file STREQUAL "" OR NOT EXISTS "${_file}")
+    set_property(GLOBAL APPEND PROPERTY ARENA_CANDIDATE_MISSING "${${key}_SUITE}/${${key}_NAME}")
+    if(ARENA_CANDIDATE_FALLBACK STREQUAL "baseline")
+      set(_file "${start}")
+      set(${fallback_out} TRUE PARENT_SCOPE)
+    elseif(_file STREQUAL "")
+      set(_file "${_cand}: ${${key}_SUITE}/${${key}_NAME} has no SOLUTION")
+    endif()
+  endif()
+  set(${out} "${_file}" PARENT_SCOPE)
 endfunction()
 
 # Resource spec for `ctest --resource-spec-file`: one entry per GPU, ARENA_PERF_SLOTS slots each.
 function(_arena_write_resource_spec)
+  get_property(ARENA_PLATFORM GLOBAL PROPERTY ARENA_PLATFORM)
   set(_count 0)
   find_program(_smi nvidia-smi)
   find_program(_rocm_smi rocm-smi)
@@ -111,41 +245,37 @@ function(_arena_add_agent_test id key start candidate_var)
   add_test(NAME ${id}/agent
     COMMAND "${CMAKE_COMMAND}"
       "-DTASK_DIR=${${key}_DIR}" "-DTASK_ID=${id}" "-DRUN_DIR=${run_dir}" "-DAGENT=${ARENA_AGENT}"
-      "-DAGENTS_DIR=${CMAKE_SOURCE_DIR}/agents" "-DSUITE_PROMPT=${CMAKE_SOURCE_DIR}/suites/${${key}_SUITE}/prompt.md"
+      "-DAGENTS_DIR=${ARENA_AGENTS_DIR}" "-DSUITE_PROMPT=${_task_prompt}"
       "-DTIMEOUT_S=${ARENA_AGENT_TIMEOUT_S}" "-DCANDIDATE_FILE=${file}" "-DKERNELS_DIR=${ARENA_KERNELS_DIR}/${id}"
       "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DCOMPILE_SCRIPT=${ARENA_COMPILE_SCRIPT}"
-      "-DHARNESS_INCLUDE=${ARENA_HARNESS_INCLUDE}" "-DSPEC_TOOL=$<TARGET_FILE:arena-spec>"
-      "-DRUN_AGENT_TOOL=$<TARGET_FILE:arena-run-agent>" "-DDEVICE_INFO_TOOL=$<TARGET_FILE:arena-device-info>"
-      "-DCORRECT_TOOL=$<TARGET_FILE:arena-correct>" "-DPERF_TOOL=$<TARGET_FILE:arena-perf>"
-      "-DDEVICE_LIB=$<TARGET_FILE:arena_device>" "-DMODEL=${ARENA_AGENT_MODEL}" "-DEFFORT=${ARENA_AGENT_EFFORT}"
+      "-DHARNESS_INCLUDE=${ARENA_HARNESS_INCLUDE}" "-DSPEC_TOOL=$<TARGET_FILE:KernelArena::arena-spec>"
+      "-DRUN_AGENT_TOOL=$<TARGET_FILE:KernelArena::arena-run-agent>"
+      "-DDEVICE_INFO_TOOL=$<TARGET_FILE:KernelArena::arena-device-info>"
+      "-DCORRECT_TOOL=$<TARGET_FILE:KernelArena::arena-correct>" "-DPERF_TOOL=$<TARGET_FILE:KernelArena::arena-perf>"
+      "-DDEVICE_LIB=$<TARGET_FILE:KernelArena::arena_device>" "-DMODEL=${ARENA_AGENT_MODEL}" "-DEFFORT=${ARENA_AGENT_EFFORT}"
       "-DSANDBOX=${ARENA_AGENT_SANDBOX}" "-DREDO=${ARENA_AGENT_REDO}" "-DAGENT_SCRIPT=${ARENA_AGENT_SCRIPT}"
       "-DUSER_COMMAND=${ARENA_AGENT_USER_COMMAND}" "-DSTART_FILE=${start}" "-DTORCH=${${key}_TORCH}" "-DTRITON=${${key}_TRITON}"
-      "-DPYTHON=${ARENA_PYTHON}" "-DPY_HOST_DIR=${CMAKE_SOURCE_DIR}/harness/python"
-      "-DTOOLS_LIB=$<TARGET_FILE:arena_tools>" "-DPROFILE_TOOL=$<TARGET_FILE:arena-profile>"
-      "-DWORKER_TOOL=$<TARGET_FILE:arena-worker>"
-      "-DPROFILE_SCRIPT=${CMAKE_SOURCE_DIR}/harness/tools/arena-profile.sh"
+      "-DPYTHON=${ARENA_PYTHON}" "-DPY_HOST_DIR=${ARENA_PY_HOST_DIR}"
+      "-DTOOLS_LIB=$<TARGET_FILE:KernelArena::arena_tools>" "-DPROFILE_TOOL=$<TARGET_FILE:KernelArena::arena-profile>"
+      "-DPROFILE_SCRIPT=${ARENA_PROFILE_SCRIPT}" "-DSTATEMENT=${_task_readme}" "-DSOLUTION_FILE=${_task_solution}"
+      "-DWORKER_TOOL=$<TARGET_FILE:KernelArena::arena-worker>"
       -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ArenaAgent.cmake")
   set_tests_properties(${id}/agent PROPERTIES
-    LABELS "${${key}_SUITE};${${key}_CATEGORY};agent" FIXTURES_SETUP "${id}/agent"
+    LABELS "${${key}_SUITE};${${key}_CATEGORY};agent${_task_labels}" FIXTURES_SETUP "${id}/agent"
     RESOURCE_GROUPS "gpus:1" TIMEOUT ${_timeout})
 endfunction()
 
 # Task validation (label selftest; not the suite's label, so suite runs leave it out): the
 # baseline and the expert solution against the oracle on every configuration (seen, unseen,
 # fuzz), and the solution confidently faster than the baseline. A task that fails does not ship.
+# A task without a SOLUTION gets the baseline's check only.
 function(_arena_add_selftests id key)
   set(prefix "selftest/${id}")
   set(kdir "${ARENA_KERNELS_DIR}/${id}")
   set(rdir "${ARENA_GATE_RESULTS_DIR}/selftest/${id}")
-  set(labels "selftest;${${key}_CATEGORY}")
-  if(NOT ${key}_HAS_REFERENCE OR NOT ${key}_HAS_SOLUTION)
-    add_test(NAME ${prefix}/files
-      COMMAND sh -c "echo '${id}: a task needs its oracle (reference.cpp or reference.py) and its solution (proof of headroom)'; exit 1")
-    set_tests_properties(${prefix}/files PROPERTIES LABELS "${labels}")
-    return()
-  endif()
-  set(correct_args --task "${${key}_DIR}/task.json" --baseline "${baseline}" ${ref_args} --set all
-                   --fuzz-seed ${ARENA_FUZZ_SEED} ${ARENA_WORKER_ARGS})
+  set(labels "selftest;${${key}_CATEGORY}${_task_labels}")
+  set(correct_args --task "${_task_spec}" --baseline "${baseline}" ${ref_args} --set all
+                   --fuzz-seed ${ARENA_FUZZ_SEED} ${worker_args})
   if(${key}_TRITON)
     add_test(NAME ${prefix}/baseline_correct
       COMMAND ${correct_cmd} ${correct_args} --candidate "${baseline}" --result "${rdir}/baseline_correct.json")
@@ -158,32 +288,37 @@ function(_arena_add_selftests id key)
     set(first_check ${prefix}/eager_correct)
   else()
     add_test(NAME ${prefix}/baseline_correct
-      COMMAND arena-correct ${correct_args} --candidate "${kdir}/baseline.so" --result "${rdir}/baseline_correct.json")
+      COMMAND ${correct_cmd} ${correct_args} --candidate "${kdir}/baseline.so" --result "${rdir}/baseline_correct.json")
     set(first_check ${prefix}/baseline_correct)
+  endif()
+  set_tests_properties(${first_check} PROPERTIES
+    LABELS "${labels};gpu" RESOURCE_GROUPS "gpus:1" SKIP_RETURN_CODE 77 TIMEOUT 900)
+  if(NOT _task_solution)
+    return()
   endif()
   if(${key}_TRITON)
     set(solution "${kdir}/solution.py")
     set(solution_arg "py:triton:kernel:${solution}")
     add_test(NAME ${prefix}/compile_solution
-      COMMAND ${compile_cmd} "${${key}_DIR}/solution.py" "${solution}" --what "${id} solution"
+      COMMAND ${compile_cmd} "${_task_solution}" "${solution}" --what "${id} solution"
               --result "${rdir}/compile_solution.json")
   else()
     set(solution "${kdir}/solution.so")
     set(solution_arg "${solution}")
     add_test(NAME ${prefix}/compile_solution
-      COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${${key}_DIR}/solution.hip" "-DOUTPUT=${solution}"
+      COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${_task_solution}" "-DOUTPUT=${solution}"
               "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DWHAT=${id} solution" "-DRESULT=${rdir}/compile_solution.json"
               -P "${ARENA_COMPILE_SCRIPT}")
   endif()
   add_test(NAME ${prefix}/solution_correct
     COMMAND ${correct_cmd} ${correct_args} --candidate "${solution_arg}" --result "${rdir}/solution_correct.json")
   add_test(NAME ${prefix}/solution_faster
-    COMMAND ${perf_cmd} --task "${${key}_DIR}/task.json" --candidate "${solution_arg}" --baseline "${baseline}"
+    COMMAND ${perf_cmd} --task "${_task_spec}" --candidate "${solution_arg}" --baseline "${baseline}"
             ${ref_args} ${perf_refs} --budget-s ${ARENA_PERF_BUDGET_S} --flush-bytes ${ARENA_FLUSH_BYTES}
-            --require-faster 1 --result "${rdir}/solution_faster.json" ${ARENA_WORKER_ARGS})
+            --require-faster 1 --result "${rdir}/solution_faster.json" ${worker_args})
   set_tests_properties(${prefix}/compile_solution PROPERTIES
     LABELS "${labels}" FIXTURES_SETUP "${prefix}/solution" TIMEOUT 900)
-  set_tests_properties(${first_check} ${prefix}/solution_correct PROPERTIES
+  set_tests_properties(${prefix}/solution_correct PROPERTIES
     LABELS "${labels};gpu" RESOURCE_GROUPS "gpus:1" SKIP_RETURN_CODE 77 TIMEOUT 900)
   set_tests_properties(${prefix}/solution_correct PROPERTIES
     FIXTURES_REQUIRED "${prefix}/solution" FIXTURES_SETUP "${prefix}/solution_correct")
@@ -197,7 +332,7 @@ endfunction()
 # the first seen configuration; the report's bottleneck classes become measurements.
 function(_arena_add_profile_test id key candidate baseline host)
   # arena-profile.sh runs its runner through the shell: one string, each word quoted.
-  set(runner "\"$<TARGET_FILE:arena-profile>\"")
+  set(runner "\"$<TARGET_FILE:KernelArena::arena-profile>\"")
   set(base_side "baseline=${baseline}")
   if(${key}_TORCH OR ${key}_TRITON)
     list(JOIN host "\" \"" runner)
@@ -208,11 +343,11 @@ function(_arena_add_profile_test id key candidate baseline host)
   endif()
   set(rdir "${ARENA_GATE_RESULTS_DIR}/${id}")
   add_test(NAME ${id}/profile
-    COMMAND sh "${CMAKE_SOURCE_DIR}/harness/tools/arena-profile.sh" --runner "${runner}" --task "${${key}_DIR}/task.json"
+    COMMAND sh "${ARENA_PROFILE_SCRIPT}" --runner "${runner}" --task "${_task_spec}"
             --out "${rdir}/profile" --result "${rdir}/profile.json" --title "${id}" --measurements
             --side "candidate=${candidate}" --side "${base_side}")
   set_tests_properties(${id}/profile PROPERTIES
-    LABELS "${${key}_SUITE};${${key}_CATEGORY};profile;gpu" FIXTURES_REQUIRED "${id}/compiled;${id}/correct"
+    LABELS "${${key}_SUITE};${${key}_CATEGORY};profile;gpu${_task_labels}" FIXTURES_REQUIRED "${id}/compiled;${id}/correct"
     RESOURCE_GROUPS "gpus:${ARENA_PERF_SLOTS}" SKIP_RETURN_CODE 77 TIMEOUT 600)
   if(ARENA_PERF_RUN_SERIAL)
     set_tests_properties(${id}/profile PROPERTIES RUN_SERIAL TRUE)
@@ -221,19 +356,18 @@ endfunction()
 
 # The task's host oracle (reference.cpp), built with the project; sets <out> to its runner arguments.
 function(_arena_add_reference id key out)
-  set(${out} "" PARENT_SCOPE)
-  if(NOT ${key}_HAS_REFERENCE)
-    return()
-  endif()
   string(MAKE_C_IDENTIFIER "${${key}_SUITE}_${${key}_NAME}" tgt)
   set(kdir "${ARENA_KERNELS_DIR}/${id}")
-  add_library(arena_reference_${tgt} MODULE "${${key}_DIR}/reference.cpp")
-  target_include_directories(arena_reference_${tgt} PRIVATE "${ARENA_HARNESS_INCLUDE}")
+  add_library(arena_reference_${tgt} MODULE "${_task_reference}")
+  target_link_libraries(arena_reference_${tgt} PRIVATE KernelArena::abi ${_task_reference_libraries})
   set_target_properties(arena_reference_${tgt} PROPERTIES
     PREFIX "" OUTPUT_NAME reference LIBRARY_OUTPUT_DIRECTORY "${kdir}" CXX_VISIBILITY_PRESET hidden)
   set(${out} --reference "${kdir}/reference.so" PARENT_SCOPE)
 endfunction()
 
+# One task's gates. Reads the manifest's ARENA_TASK_<suite>__<name>_* and the files
+# arena_add_task resolved (_task_spec, _task_baseline, _task_reference, _task_candidate,
+# _task_solution, _task_readme, _task_prompt, _task_labels).
 function(_arena_add_task id)
   string(REPLACE "/" "__" _k "${id}")
   set(key "ARENA_TASK_${_k}")
@@ -245,20 +379,25 @@ function(_arena_add_task id)
   set(rdir "${ARENA_GATE_RESULTS_DIR}/${id}")
   string(MAKE_C_IDENTIFIER "${suite}_${name}" tgt)
 
-  set(correct_cmd arena-correct)
-  set(perf_cmd arena-perf)
+  set(correct_cmd "$<TARGET_FILE:KernelArena::arena-correct>")
+  set(perf_cmd "$<TARGET_FILE:KernelArena::arena-perf>")
   set(perf_refs "")
   set(ref_args "")
   set(compile_cmd "")
   # The Python host: runs the same runners (libarena_tools.so) with a Python oracle in process.
-  set(host "${ARENA_PYTHON}" "${CMAKE_SOURCE_DIR}/harness/python/arena_host.py" "$<TARGET_FILE:arena_tools>")
+  set(host "${ARENA_PYTHON}" "${ARENA_PY_HOST_DIR}/arena_host.py" "$<TARGET_FILE:KernelArena::arena_tools>")
+  # How every gate starts its workers (harness/src/gate_workers.h): the worker program, the
+  # Python for Python kernels, and the folders a confined worker may never read.
+  set(worker_args --worker "$<TARGET_FILE:KernelArena::arena-worker>" --tools-lib "$<TARGET_FILE:KernelArena::arena_tools>"
+      --python "${ARENA_PYTHON}" --py-host "${ARENA_PY_HOST_DIR}/arena_host.py"
+      --protect "${CMAKE_SOURCE_DIR}:${CMAKE_BINARY_DIR}:${ARENA_DATA_DIR}")
   if(${key}_TRITON)
     # triton2triton: the kernels are Python modules of Triton kernels, recorded in Python
     # workers and replayed by native ones; the judge is the plain runner (the oracle is
     # reference.cpp). The compile gate checks the module's rules and copies it.
-    set(start "${dir}/baseline.py")
-    set(baseline "py:triton:kernel:${dir}/baseline.py")
-    set(compile_cmd "${ARENA_PYTHON}" "${CMAKE_SOURCE_DIR}/harness/python/arena_check_triton.py")
+    set(start "${_task_baseline}")
+    set(baseline "py:triton:kernel:${_task_baseline}")
+    set(compile_cmd "${ARENA_PYTHON}" "${ARENA_PY_HOST_DIR}/arena_check_triton.py")
     _arena_add_reference(${id} ${key} ref_args)
   elseif(${key}_TORCH)
     # torch2hip: the agent starts from an ABI skeleton; the reference model (reference.py)
@@ -266,7 +405,8 @@ function(_arena_add_task id)
     # the same runners by the Python host.
     set(start "${kdir}/skeleton.hip")
     file(MAKE_DIRECTORY "${kdir}")
-    execute_process(COMMAND "${ARENA_SPEC_CHECKER}" skeleton "${dir}/task.json" "${start}"
+    _arena_spec_tool(_checker)
+    execute_process(COMMAND "${_checker}" skeleton "${_task_spec}" "${start}"
                     RESULT_VARIABLE _rc ERROR_VARIABLE _err)
     if(NOT _rc EQUAL 0)
       message(FATAL_ERROR "${id}: cannot write the ABI skeleton: ${_err}")
@@ -281,50 +421,61 @@ function(_arena_add_task id)
     endif()
   else()
     # Baseline: built with the project (it is trusted and also the perf reference).
-    set(start "${dir}/baseline.hip")
+    set(start "${_task_baseline}")
     set(baseline "${kdir}/baseline.so")
     add_custom_command(
       OUTPUT "${kdir}/baseline.so"
-      COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${dir}/baseline.hip" "-DOUTPUT=${kdir}/baseline.so"
+      COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${_task_baseline}" "-DOUTPUT=${kdir}/baseline.so"
               "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DWHAT=${id} baseline" -P "${ARENA_COMPILE_SCRIPT}"
-      DEPENDS "${dir}/baseline.hip" "${ARENA_COMPILE_SCRIPT}" "${ARENA_TOOLCHAIN_FILE}"
+      DEPENDS "${_task_baseline}" "${ARENA_COMPILE_SCRIPT}" "${ARENA_TOOLCHAIN_FILE}"
               "${ARENA_HARNESS_INCLUDE}/arena/arena_abi.h"
       COMMENT "Compiling ${id} baseline" VERBATIM)
     add_custom_target(arena_baseline_${tgt} ALL DEPENDS "${kdir}/baseline.so")
     _arena_add_reference(${id} ${key} ref_args)
   endif()
 
-  _arena_candidate_source(${key} "${start}" candidate_src)
+  _arena_candidate_source(${key} "${start}" candidate_src fallback)
   set(candidate_lib "${kdir}/candidate.so")
   set(candidate_arg "${candidate_lib}")
   if(${key}_TRITON)
     set(candidate_lib "${kdir}/candidate.py")
     set(candidate_arg "py:triton:kernel:${candidate_lib}")
   endif()
-  set(common_labels "${suite};${category}")
+  set(common_labels "${suite};${category}${_task_labels}")
+  set(compile_labels "${common_labels};compile")
+  set(what "${id} candidate")
+  if(fallback)  # no candidate file: the baseline is judged, and the scores say so
+    set(what "${id} baseline (fallback: no candidate file)")
+    list(APPEND compile_labels candidate_fallback)
+  endif()
   set(compile_requires "")
   if(ARENA_AGENT)
     _arena_add_agent_test(${id} ${key} "${start}" candidate_src)
     set(compile_requires "${id}/agent")
   endif()
 
+  # ====================================================================================
+  # Gate commands: every runner command line of a task's four gates is built below
+  # (the opt-in tests' in _arena_add_agent_test, _arena_add_profile_test and
+  # _arena_add_selftests above).
+  # ====================================================================================
   if(compile_cmd)
     add_test(NAME ${id}/compile
-      COMMAND ${compile_cmd} "${candidate_src}" "${candidate_lib}" --what "${id} candidate" --result "${rdir}/compile.json")
+      COMMAND ${compile_cmd} "${candidate_src}" "${candidate_lib}" --what "${what}" --result "${rdir}/compile.json")
   else()
     add_test(NAME ${id}/compile
       COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${candidate_src}" "-DOUTPUT=${candidate_lib}"
-              "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DWHAT=${id} candidate" "-DRESULT=${rdir}/compile.json"
+              "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DWHAT=${what}" "-DRESULT=${rdir}/compile.json"
               -DCONFINE=ON -P "${ARENA_COMPILE_SCRIPT}")
   endif()
   set_tests_properties(${id}/compile PROPERTIES
-    LABELS "${common_labels};compile" FIXTURES_SETUP "${id}/compiled" TIMEOUT 900)
+    LABELS "${compile_labels}" FIXTURES_SETUP "${id}/compiled" TIMEOUT 900)
   if(compile_requires)
     set_tests_properties(${id}/compile PROPERTIES FIXTURES_REQUIRED "${compile_requires}")
   endif()
 
-  set(runner_args --task "${dir}/task.json" --candidate "${candidate_arg}" --baseline "${baseline}" ${ref_args}
-                  ${ARENA_WORKER_ARGS})
+  set(runner_args --task "${_task_spec}" --candidate "${candidate_arg}" --baseline "${baseline}" ${ref_args}
+                  ${worker_args})
   foreach(set_name seen unseen)
     add_test(NAME ${id}/correct_${set_name}
       COMMAND ${correct_cmd} ${runner_args} --set ${set_name} --fuzz-seed ${ARENA_FUZZ_SEED}
@@ -349,6 +500,7 @@ function(_arena_add_task id)
   if(ARENA_PERF_RUN_SERIAL)
     set_tests_properties(${id}/perf PROPERTIES RUN_SERIAL TRUE)
   endif()
+  # ==================================================================== end of gate commands
   if(ARENA_PROFILE)
     _arena_add_profile_test(${id} ${key} "${candidate_arg}" "${baseline}" "${host}")
   endif()
@@ -357,51 +509,204 @@ function(_arena_add_task id)
   endif()
 endfunction()
 
-# How every gate starts its workers (harness/src/gate_workers.h): the worker program, the
-# Python for Python kernels, and the folders a confined worker may never read.
-set(ARENA_WORKER_ARGS --worker "$<TARGET_FILE:arena-worker>" --tools-lib "$<TARGET_FILE:arena_tools>"
-    --python "${ARENA_PYTHON}" --py-host "${CMAKE_SOURCE_DIR}/harness/python/arena_host.py"
-    --protect "${CMAKE_SOURCE_DIR}:${CMAKE_BINARY_DIR}:${ARENA_TASKS_DIR}")
-
-function(arena_add_all_tasks)
-  file(GLOB _suite_dirs LIST_DIRECTORIES true "${ARENA_TASKS_DIR}/*")
-  set(_specs "")
-  foreach(_sd IN LISTS _suite_dirs)
-    if(NOT IS_DIRECTORY "${_sd}")
-      continue()
-    endif()
-    get_filename_component(_suite "${_sd}" NAME)
-    if(ARENA_SUITES AND NOT _suite IN_LIST ARENA_SUITES)
-      continue()
-    endif()
-    file(GLOB _found CONFIGURE_DEPENDS "${_sd}/*/task.json")
-    list(APPEND _specs ${_found})
-  endforeach()
-  list(SORT _specs)
-  foreach(_s IN LISTS _specs)
-    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_s}")
-  endforeach()
-  if(NOT _specs)
-    message(WARNING "No task.json under ${ARENA_TASKS_DIR}: no gates generated")
+# Once per configure, at the first task: the settings are checked, and the end of the
+# top-level CMakeLists.txt writes the resource spec and says what was generated.
+function(_arena_setup_once)
+  get_property(_done GLOBAL PROPERTY _ARENA_SETUP_DONE)
+  if(_done)
     return()
   endif()
+  set_property(GLOBAL PROPERTY _ARENA_SETUP_DONE TRUE)
+  arena_check_settings()
+  cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _arena_finish_configure)
+endfunction()
 
-  _arena_spec_tool(_checker)
-  set(ARENA_SPEC_CHECKER "${_checker}")
-  set(_manifest "${CMAKE_BINARY_DIR}/arena_tasks.cmake")
-  execute_process(COMMAND "${_checker}" manifest "${_manifest}" ${_specs}
-                  RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
-  if(NOT _rc EQUAL 0)
-    # Plain message() keeps each "file: field: what" on one line (FATAL_ERROR text is re-wrapped).
-    message("${_err}${_out}")
-    message(FATAL_ERROR "Invalid task spec (above): fix the file and field it names")
-  endif()
-  include("${_manifest}")
-  foreach(_id IN LISTS ARENA_TASK_IDS)
-    _arena_add_task(${_id})
-  endforeach()
+function(_arena_finish_configure)
+  _arena_load_globals()
+  get_property(_ids GLOBAL PROPERTY ARENA_TASK_IDS)
+  get_property(_missing GLOBAL PROPERTY ARENA_CANDIDATE_MISSING)
   _arena_write_resource_spec()
-  list(LENGTH ARENA_TASK_IDS _n)
-  message(STATUS "KernelArena: ${_n} task(s); candidate = ${ARENA_CANDIDATE}; fuzz seed in the build cache")
-  set(ARENA_TASK_IDS "${ARENA_TASK_IDS}" PARENT_SCOPE)
+  list(LENGTH _ids _n)
+  list(LENGTH _missing _nm)
+  _arena_absolute_candidate(_cand)
+  if(ARENA_AGENT)
+    set(_what "what agent ${ARENA_AGENT} leaves (run ${ARENA_RUN_NAME})")
+  elseif(_cand STREQUAL "")
+    set(_what "each task's CANDIDATE, else its baseline (A/A)")
+  elseif(_cand STREQUAL "baseline")
+    set(_what "baseline (A/A)")
+  else()
+    set(_what "${_cand}")
+  endif()
+  if(_nm GREATER 0 AND NOT ARENA_AGENT)
+    list(SUBLIST _missing 0 5 _some)
+    list(JOIN _some ", " _some)
+    if(_cand STREQUAL "solution")
+      set(_where "no SOLUTION")
+    else()
+      set(_where "no file in ${_cand}")
+    endif()
+    if(_nm EQUAL _n AND ARENA_CANDIDATE_FALLBACK STREQUAL "none")
+      arena_stop("ARENA_CANDIDATE is '${ARENA_CANDIDATE}' but none of the ${_n} task(s) has a candidate there "
+                 "(${_where}: ${_some}...): a folder holds <suite>/<task>/kernel.hip (kernel.py for Triton tasks)")
+    elseif(ARENA_CANDIDATE_FALLBACK STREQUAL "baseline")
+      message(STATUS "KernelArena: ${_nm} of ${_n} task(s) have ${_where} and fall back to their baselines "
+                     "(marked candidate_fallback in the scores): ${_some}")
+    else()
+      message(WARNING "${_nm} of ${_n} task(s) have ${_where}: their compile gates will fail "
+                      "(-DARENA_CANDIDATE_FALLBACK=baseline judges their baselines instead): ${_some}")
+    endif()
+  endif()
+  message(STATUS "KernelArena: ${_n} task(s); candidate = ${_what}; fuzz seed in the build cache")
+endfunction()
+
+# --- the public functions ------------------------------------------------------------------
+
+# arena_add_task(NAME <name> SUITE <suite> SPEC <task.json> REFERENCE <oracle>
+#                [BASELINE <kernel>] [CANDIDATE <kernel>] [SOLUTION <kernel>]
+#                [README <statement.md>] [PROMPT <prompt.md>] [LABELS <label>...]
+#                [REFERENCE_LIBRARIES <target>...])
+#
+# Adds the gates of one task (README.md, "Use it in your project"). Relative paths are taken
+# from the current source folder. NAME and SUITE must match the spec's "name" and "suite";
+# the tests are <SUITE>/<NAME>/compile, correct_seen, correct_unseen and perf.
+function(arena_add_task)
+  cmake_parse_arguments(PARSE_ARGV 0 T "" "NAME;SUITE;SPEC;BASELINE;REFERENCE;CANDIDATE;SOLUTION;README;PROMPT"
+                        "LABELS;REFERENCE_LIBRARIES")
+  if(T_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "arena_add_task: unknown arguments: ${T_UNPARSED_ARGUMENTS}")
+  endif()
+  _arena_load_globals()
+  foreach(_req NAME SUITE SPEC REFERENCE)
+    if(NOT T_${_req})
+      message(FATAL_ERROR "arena_add_task(${T_NAME}): ${_req} is required")
+    endif()
+  endforeach()
+  foreach(_f SPEC BASELINE REFERENCE CANDIDATE SOLUTION README PROMPT)
+    if(T_${_f})
+      get_filename_component(T_${_f} "${T_${_f}}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+      if(NOT EXISTS "${T_${_f}}")
+        message(FATAL_ERROR "arena_add_task(${T_NAME}): ${_f} ${T_${_f}} does not exist")
+      endif()
+    endif()
+  endforeach()
+  _arena_setup_once()
+
+  # The spec: validated by arena_add_suite_directory already, or here.
+  set(id "${T_SUITE}/${T_NAME}")
+  string(REPLACE "/" "__" _k "${id}")
+  set(key "ARENA_TASK_${_k}")
+  get_filename_component(_spec_real "${T_SPEC}" REALPATH)
+  if(NOT "${${key}_FILE}" STREQUAL "${_spec_real}")
+    string(MD5 _h "${_spec_real}")
+    _arena_read_manifest("${CMAKE_BINARY_DIR}/arena/manifests/${_h}.cmake" "${T_SPEC}")
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${T_SPEC}")
+    if(NOT "${${key}_FILE}" STREQUAL "${_spec_real}")
+      list(GET ARENA_TASK_IDS 0 _spec_id)
+      message(FATAL_ERROR "arena_add_task(NAME ${T_NAME} SUITE ${T_SUITE}): ${T_SPEC} describes task '${_spec_id}' "
+                          "(its \"suite\" and \"name\"): make NAME and SUITE match them")
+    endif()
+  endif()
+  get_property(_ids GLOBAL PROPERTY ARENA_TASK_IDS)
+  if(id IN_LIST _ids)
+    message(FATAL_ERROR "arena_add_task: ${id} is added twice")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY ARENA_TASK_IDS "${id}")
+
+  # What the task is made of.
+  if(${key}_TORCH)
+    get_filename_component(_ref_real "${T_REFERENCE}" REALPATH)
+    get_filename_component(_expected "${${key}_DIR}/reference.py" REALPATH)
+    if(NOT _ref_real STREQUAL _expected)
+      message(FATAL_ERROR "arena_add_task(${id}): a torch2hip task's REFERENCE is reference.py beside its spec "
+                          "(${${key}_DIR}/reference.py), not ${T_REFERENCE}")
+    endif()
+  elseif(NOT T_BASELINE)
+    message(FATAL_ERROR "arena_add_task(${id}): BASELINE is required (the kernel the candidate is timed against)")
+  endif()
+  set(_task_spec "${${key}_FILE}")
+  set(_task_baseline "${T_BASELINE}")
+  set(_task_reference "${T_REFERENCE}")
+  set(_task_candidate "${T_CANDIDATE}")
+  set(_task_solution "${T_SOLUTION}")
+  set(_task_reference_libraries "${T_REFERENCE_LIBRARIES}")
+  set(_task_labels "")
+  foreach(_l IN LISTS T_LABELS)
+    string(APPEND _task_labels ";${_l}")
+  endforeach()
+  set(_task_readme "${T_README}")
+  if(NOT _task_readme)  # the agent's statement: the spec's description
+    set(_task_readme "${ARENA_KERNELS_DIR}/${id}/README.md")
+    file(MAKE_DIRECTORY "${ARENA_KERNELS_DIR}/${id}")
+    file(WRITE "${_task_readme}" "# ${T_NAME}\n\n${${key}_DESCRIPTION}\n")
+  endif()
+  set(_task_prompt "${T_PROMPT}")
+  if(NOT _task_prompt)  # the suite's prompt, else the one for this kind of task
+    if(EXISTS "${ARENA_PROMPTS_DIR}/${T_SUITE}/prompt.md")
+      set(_task_prompt "${ARENA_PROMPTS_DIR}/${T_SUITE}/prompt.md")
+    elseif(${key}_TORCH)
+      set(_task_prompt "${ARENA_PROMPTS_DIR}/torch2hip/prompt.md")
+    elseif(${key}_TRITON)
+      set(_task_prompt "${ARENA_PROMPTS_DIR}/triton2triton/prompt.md")
+    else()
+      set(_task_prompt "${ARENA_PROMPTS_DIR}/hip2hip/prompt.md")
+    endif()
+  endif()
+  _arena_add_task(${id})
+endfunction()
+
+# arena_add_suite_directory(<dir> [SUITE <suite>] [LABELS <label>...] [REFERENCE_LIBRARIES <target>...])
+#
+# Adds every task folder <dir>/<task>/ holding a task.json (README.md, "Use it in your
+# project"): its baseline.hip (or baseline.py), reference.cpp (or reference.py),
+# solution.hip/.py and README.md where present. Each folder must be named like its task;
+# with SUITE, each spec's suite must be SUITE.
+function(arena_add_suite_directory dir)
+  cmake_parse_arguments(PARSE_ARGV 1 D "" "SUITE" "LABELS;REFERENCE_LIBRARIES")
+  if(D_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "arena_add_suite_directory: unknown arguments: ${D_UNPARSED_ARGUMENTS}")
+  endif()
+  _arena_load_globals()
+  get_filename_component(dir "${dir}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  file(GLOB _specs CONFIGURE_DEPENDS "${dir}/*/task.json")
+  list(SORT _specs)
+  if(NOT _specs)
+    message(FATAL_ERROR "arena_add_suite_directory: no <task>/task.json under ${dir}")
+  endif()
+  _arena_setup_once()
+  string(MD5 _h "${dir}")
+  _arena_read_manifest("${CMAKE_BINARY_DIR}/arena/manifests/${_h}.cmake" ${_specs})
+  foreach(_id IN LISTS ARENA_TASK_IDS)
+    string(REPLACE "/" "__" _k "${_id}")
+    set(_key "ARENA_TASK_${_k}")
+    set(_d "${${_key}_DIR}")
+    get_filename_component(_folder "${_d}" NAME)
+    if(NOT _folder STREQUAL "${${_key}_NAME}")
+      message(FATAL_ERROR "${_d}/task.json: name: \"${${_key}_NAME}\" differs from its folder \"${_folder}\"")
+    endif()
+    if(D_SUITE AND NOT D_SUITE STREQUAL "${${_key}_SUITE}")
+      message(FATAL_ERROR "${_d}/task.json: suite: \"${${_key}_SUITE}\" differs from the suite ${D_SUITE} of ${dir}")
+    endif()
+    set(_args NAME "${${_key}_NAME}" SUITE "${${_key}_SUITE}" SPEC "${_d}/task.json")
+    foreach(_pair "BASELINE;baseline.hip;baseline.py" "REFERENCE;reference.cpp;reference.py"
+                  "SOLUTION;solution.hip;solution.py" "README;README.md")
+      list(POP_FRONT _pair _arg)
+      foreach(_file IN LISTS _pair)
+        if(EXISTS "${_d}/${_file}")
+          list(APPEND _args ${_arg} "${_d}/${_file}")
+          break()
+        endif()
+      endforeach()
+    endforeach()
+    if(NOT "REFERENCE" IN_LIST _args)
+      message(FATAL_ERROR "${_d}: a task needs its oracle (reference.cpp, or reference.py for torch2hip)")
+    endif()
+    if(D_LABELS)
+      list(APPEND _args LABELS ${D_LABELS})
+    endif()
+    if(D_REFERENCE_LIBRARIES)
+      list(APPEND _args REFERENCE_LIBRARIES ${D_REFERENCE_LIBRARIES})
+    endif()
+    arena_add_task(${_args})
+  endforeach()
 endfunction()

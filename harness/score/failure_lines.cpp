@@ -27,7 +27,8 @@ std::vector<std::string> failure_lines(const std::string& output, size_t max, si
   static const std::regex looks_failed(
       "error|FAILED|Failure|failed|mismatch|wrong|violat|exceed|out of bounds|abort|terminate|not credible",
       std::regex::icase);
-  static const std::regex boilerplate("^(CMake Error at |Call Stack|\\s*$|SKIPPED:|CTEST_FULL_OUTPUT)");
+  static const std::regex boilerplate(
+      "^(CMake Error at |Call Stack|\\s*$|SKIPPED:|CTEST_FULL_OUTPUT)|\\(the reason is the first line of this");
   std::vector<std::string> all, hits;
   std::istringstream in(output);
   std::string line;

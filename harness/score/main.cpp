@@ -3,7 +3,11 @@
 //
 //   arena-score [score] <Test.xml | build folder | Testing folder>... [--run NAME]
 //               [--results-dir DIR] [--map FROM=TO]... [--allow-mixed-seeds]
-//       -> <results dir>/<run>/{scores.json, summary.md, index.html}
+//               [--junit FILE] [--fail-on SLOWER,INCORRECT,UNJUDGED,NOT_FASTER]
+//       -> <results dir>/<run>/{scores.json, summary.md, index.html, junit.xml}
+//
+// Exit status: 0 scored; 1 bad input (nothing written); 2 usage; 3 scored, but the run breaks
+// the --fail-on policy (policy.h), each offending task named.
 //   arena-score compare <runA> <runB> [--delta D] [--out DIR]   (run folders or their scores.json)
 //       -> Markdown on stdout; with --out, DIR/{compare.json, compare.md}
 //
@@ -16,6 +20,8 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,6 +30,7 @@
 #include "compare.h"
 #include "ctest_xml.h"
 #include "format.h"
+#include "policy.h"
 #include "report.h"
 #include "run_folder.h"
 #include "scorer.h"
@@ -41,12 +48,15 @@ namespace {
 const char* kUsage =
     "usage:\n"
     "  arena-score [score] <Test.xml | build folder | Testing folder>... [--run NAME] [--results-dir DIR]\n"
-    "              [--map FROM=TO]... [--allow-mixed-seeds]\n"
-    "      writes DIR/NAME/{scores.json, summary.md, index.html} (DIR defaults to " ARENA_SCORE_RESULTS_DIR ";\n"
+    "              [--map FROM=TO]... [--allow-mixed-seeds] [--junit FILE] [--fail-on CONDITIONS]\n"
+    "      writes DIR/NAME/{scores.json, summary.md, index.html, junit.xml} (DIR defaults to " ARENA_SCORE_RESULTS_DIR ";\n"
     "      NAME defaults to the first Test.xml's tag, with -2, -3, ... added if taken; an explicit --run\n"
     "      that exists is refused). Several Test.xml files (shards) merge into one run. --map rewrites\n"
     "      result paths recorded on another machine; --allow-mixed-seeds scores shards whose gates used\n"
-    "      different fuzz seeds (refused otherwise: they are not one run).\n"
+    "      different fuzz seeds (refused otherwise: they are not one run). --junit also writes the JUnit XML\n"
+    "      to FILE. --fail-on SLOWER,INCORRECT,UNJUDGED,NOT_FASTER: exit 3 (after writing the run) when a\n"
+    "      task's verdict is SLOWER / a judged task is not correct / a task could not be judged / a correct\n"
+    "      task is not FASTER. Exit status: 0 scored, 1 bad input, 2 usage, 3 --fail-on policy broken.\n"
     "  arena-score compare <runA> <runB> [--delta D] [--out DIR]\n"
     "      each run a scored run folder (results/<run>) or its scores.json;\n"
     "      prints the comparison as Markdown; --out also writes DIR/{compare.json, compare.md}\n";
@@ -66,6 +76,11 @@ std::string default_run_name(const std::string& xml) {
 }
 
 void print_metrics_line(const std::string& name, const json& m) {
+  if (m.value("gpu_judged", 1) == 0) {  // only compilation was judged: no rate, speedup or points to show
+    std::printf("  %-12s %d task(s): compile %s | correctness, speedup, points: not judged (no GPU gate ran)\n",
+                name.c_str(), m.value("tasks", 0), fmt_pct(m["compile_rate"]).c_str());
+    return;
+  }
   std::printf("  %-12s %d task(s): compile %s | seen %s | unseen %s | correct %s | geomean speedup: %s (correct only), "
               "%s (all, not correct = 1.0) | fast_1.0 %s | points %s",
               name.c_str(), m.value("tasks", 0), fmt_pct(m["compile_rate"]).c_str(),
@@ -80,7 +95,8 @@ void print_metrics_line(const std::string& name, const json& m) {
 int run_score(const std::vector<std::string>& args) {
   std::vector<std::string> inputs;
   std::vector<PathMap> maps;
-  std::string run, results_dir = ARENA_SCORE_RESULTS_DIR;
+  std::string run, results_dir = ARENA_SCORE_RESULTS_DIR, junit_file;
+  std::set<std::string> fail_on;
   bool allow_mixed_seeds = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -91,6 +107,14 @@ int run_score(const std::vector<std::string>& args) {
     if (a == "--run") run = value();
     else if (a == "--results-dir") results_dir = value();
     else if (a == "--allow-mixed-seeds") allow_mixed_seeds = true;
+    else if (a == "--junit") junit_file = value();
+    else if (a == "--fail-on") {
+      try {
+        for (const auto& c : parse_fail_on(value())) fail_on.insert(c);
+      } catch (const std::invalid_argument& e) {
+        usage_error(e.what());
+      }
+    }
     else if (a == "--map") {
       std::string m = value();
       size_t eq = m.find('=');
@@ -111,13 +135,32 @@ int run_score(const std::vector<std::string>& args) {
         scores["run"] = name;
         return std::map<std::string, std::string>{{"scores.json", scores.dump(2) + "\n"},
                                                   {"summary.md", render_summary_markdown(scores)},
-                                                  {"index.html", render_index_html(scores)}};
+                                                  {"index.html", render_index_html(scores)},
+                                                  {"junit.xml", render_junit_xml(scores)}};
       });
+  if (!junit_file.empty()) {
+    std::ofstream out(junit_file);
+    out << render_junit_xml(scores);
+    if (!out) throw InputError(junit_file + ": cannot write the JUnit XML");
+  }
   std::printf("arena-score: run %s from %zu Test.xml file(s) -> %s\n", scores["run"].get<std::string>().c_str(),
               xmls.size(), folder.c_str());
   for (const auto& [name, m] : scores["suites"].items()) print_metrics_line(name, m);
   if (scores["suites"].size() > 1) print_metrics_line("overall", scores["overall"]);
+  if (scores["notice"].is_string()) std::printf("  %s\n", scores["notice"].get<std::string>().c_str());
   for (const auto& w : scores["warnings"]) std::printf("  warning: %s\n", w.get<std::string>().c_str());
+  if (!fail_on.empty()) {
+    std::string conditions;
+    for (const auto& c : fail_on) conditions += (conditions.empty() ? "" : ",") + c;
+    const auto violations = policy_violations(scores, fail_on);
+    if (!violations.empty()) {
+      std::printf("arena-score: --fail-on %s: %zu task(s) break the policy (exit 3):\n", conditions.c_str(),
+                  violations.size());
+      for (const auto& v : violations) std::printf("  %s\n", v.c_str());
+      return 3;
+    }
+    std::printf("arena-score: --fail-on %s: no task breaks the policy\n", conditions.c_str());
+  }
   return 0;
 }
 

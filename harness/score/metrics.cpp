@@ -30,11 +30,12 @@ Metrics compute_metrics(const std::vector<const TaskScore*>& tasks) {
   double aka_sum = 0;
   for (const TaskScore* t : tasks) {
     m.judged += t->judged;
+    m.gpu_judged += t->gpu_judged;
+    if (t->judged) aka_sum += t->aka_score;
     m.compiled += t->compiled;
     m.correct_seen += t->correct_seen;
     m.correct_unseen += t->correct_unseen;
     m.correct_both += t->correct_seen && t->correct_unseen;
-    aka_sum += t->aka_score;
     for (const auto& [name, g] : t->gates) {
       m.skipped_gates += g.outcome == Outcome::skipped;
       m.failed_gates += g.outcome == Outcome::failed;
@@ -62,7 +63,7 @@ Metrics compute_metrics(const std::vector<const TaskScore*>& tasks) {
   const double n = m.tasks;
   m.p_unseen_given_seen = m.correct_seen ? static_cast<double>(m.correct_both) / m.correct_seen : kNaN;
   m.geomean_speedup_correct = m.correct ? std::exp(log_sum_correct / m.correct) : kNaN;
-  m.geomean_speedup_all = m.tasks ? std::exp(log_sum_all / n) : kNaN;
+  m.geomean_speedup_all = m.judged ? std::exp(log_sum_all / m.judged) : kNaN;
   for (auto& [name, x] : m.geomean_speedup_vs) x.first = std::exp(x.first / x.second);
   if (m.tasks) {
     m.compile_rate = m.compiled / n;
@@ -70,9 +71,15 @@ Metrics compute_metrics(const std::vector<const TaskScore*>& tasks) {
     m.correct_unseen_rate = m.correct_unseen / n;
     m.correct_rate = m.correct / n;
     m.generalization_gap = m.correct_seen_rate - m.correct_unseen_rate;
-    m.aka_score_mean = aka_sum / n;
   }
+  m.aka_score_mean = m.judged ? aka_sum / m.judged : kNaN;
   for (size_t i = 0; i < kFastP.size(); ++i) m.fast_p.push_back(m.tasks ? fast[i] / n : 0.0);
+  if (m.gpu_judged == 0) {  // only compilation was judged: no rate, speedup or points to show
+    for (double* x : {&m.correct_seen_rate, &m.correct_unseen_rate, &m.correct_rate, &m.p_unseen_given_seen,
+                      &m.generalization_gap, &m.geomean_speedup_correct, &m.geomean_speedup_all, &m.aka_score_mean})
+      *x = kNaN;
+    for (auto& f : m.fast_p) f = kNaN;
+  }
   return m;
 }
 
@@ -83,11 +90,12 @@ json metrics_to_json(const Metrics& m) {
   for (size_t i = 0; i < kFastP.size(); ++i) {
     char key[16];
     std::snprintf(key, sizeof key, "%.1f", kFastP[i]);
-    fast[key] = m.fast_p[i];
+    fast[key] = finite_or_null(m.fast_p[i]);
   }
   return {{"tasks", m.tasks},
           {"judged", m.judged},
           {"unjudged", m.unjudged},
+          {"gpu_judged", m.gpu_judged},
           {"skipped_gates", m.skipped_gates},
           {"compiled", m.compiled},
           {"correct_seen", m.correct_seen},
@@ -101,16 +109,16 @@ json metrics_to_json(const Metrics& m) {
           {"not_run_gates", m.not_run_gates},
           {"conflicts", m.conflicts},
           {"compile_rate", m.compile_rate},
-          {"correct_seen_rate", m.correct_seen_rate},
-          {"correct_unseen_rate", m.correct_unseen_rate},
-          {"correct_rate", m.correct_rate},
+          {"correct_seen_rate", finite_or_null(m.correct_seen_rate)},
+          {"correct_unseen_rate", finite_or_null(m.correct_unseen_rate)},
+          {"correct_rate", finite_or_null(m.correct_rate)},
           {"p_unseen_given_seen", finite_or_null(m.p_unseen_given_seen)},
-          {"generalization_gap", m.generalization_gap},
+          {"generalization_gap", finite_or_null(m.generalization_gap)},
           {"geomean_speedup_correct", finite_or_null(m.geomean_speedup_correct)},
           {"geomean_speedup_all", finite_or_null(m.geomean_speedup_all)},
           {"fast_p", fast},
           {"geomean_speedup_vs", vs},
-          {"aka_score_mean", m.aka_score_mean}};
+          {"aka_score_mean", finite_or_null(m.aka_score_mean)}};
 }
 
 }  // namespace arena::score

@@ -17,6 +17,8 @@ extern const std::vector<double> kFastP;  // 1.0, 1.5, 2.0
 struct Metrics {
   int tasks = 0;
   int judged = 0, unjudged = 0;     // unjudged: a skipped (no GPU) or absent gate left the outcome open
+  int gpu_judged = 0;               // tasks with a correctness or perf gate that ran; 0: only compilation
+                                    // was judged, and every metric below that needs a GPU is NaN (null)
   int skipped_gates = 0;            // gates that exited 77 (no GPU)
   int compiled = 0, correct_seen = 0, correct_unseen = 0, correct_both = 0;
   int correct = 0;                  // seen and unseen correct and a speedup that counts
@@ -26,11 +28,11 @@ struct Metrics {
   double p_unseen_given_seen;       // NaN when no task is correct on seen
   double generalization_gap = 0;    // correct_seen_rate - correct_unseen_rate
   double geomean_speedup_correct;   // over correct tasks only; NaN when none
-  double geomean_speedup_all;       // over all tasks, a task that is not correct counts as 1.0
+  double geomean_speedup_all;       // over judged tasks, a task that is not correct counts as 1.0
   // Over correct tasks that timed a further reference (torch.compile): name -> (geomean, tasks).
   std::map<std::string, std::pair<double, int>> geomean_speedup_vs;
   std::vector<double> fast_p;       // per kFastP: share of all tasks correct with speedup > p (p=1: verdict FASTER)
-  double aka_score_mean = 0;        // mean AgentKernelArena points over all tasks
+  double aka_score_mean = 0;        // mean AgentKernelArena points over judged tasks (NaN when none)
 };
 
 Metrics compute_metrics(const std::vector<const TaskScore*>& tasks);

@@ -10,5 +10,7 @@ namespace arena::score {
 std::string render_summary_markdown(const nlohmann::json& scores);
 std::string render_index_html(const nlohmann::json& scores);
 std::string render_compare_markdown(const nlohmann::json& comparison);
+// JUnit XML for CI systems: a test case per gate, the task's verdict and speedup as properties.
+std::string render_junit_xml(const nlohmann::json& scores);
 
 }  // namespace arena::score

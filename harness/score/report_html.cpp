@@ -107,7 +107,9 @@ void tasks_section(std::ostringstream& h, const json& s) {
   for (const auto& t : s["tasks"]) {
     const bool counts = t.value("correct", false);
     h << "<tr data-task=\"" << esc(t.value("id", "")) << "\"><td data-v=\"" << esc(t.value("id", "")) << "\">"
-      << esc(t.value("id", "")) << "</td>";
+      << esc(t.value("id", ""))
+      << (t.value("candidate_fallback", false) ? "<div class=\"ci skip\">baseline (fallback): no candidate file</div>" : "")
+      << "</td>";
     const std::string agent = t.value("agent", "none");
     h << "<td class=\"" << (agent == "none" ? "dim" : outcome_class(agent)) << "\" data-v=\"" << esc(agent) << "\">"
       << esc(agent) << "</td>";
@@ -337,6 +339,8 @@ std::string render_index_html(const json& s) {
     first = false;
   }
   h << "</p>\n";
+  if (s.contains("notice") && s["notice"].is_string())
+    h << "<div class=\"warn notice\"><b>" << esc(s["notice"].get<std::string>()) << "</b></div>\n";
   for (const auto& w : s["warnings"]) h << "<div class=\"warn\">" << esc(w.get<std::string>()) << "</div>\n";
   metrics_section(h, s);
   tasks_section(h, s);

@@ -53,6 +53,7 @@ std::string render_summary_markdown(const json& s) {
     md << "- `" << in.value("file", "") << "` (site " << in.value("site", "?") << ", " << in.value("gate_tests", 0)
        << " gate tests of " << in.value("tests", 0) << ")\n";
   md << "\n";
+  if (s.contains("notice") && s["notice"].is_string()) md << "> **" << s["notice"].get<std::string>() << "**\n\n";
   for (const auto& w : s["warnings"]) md << "> **Warning:** " << w.get<std::string>() << "\n\n";
 
   md << "## Metrics\n\n";
@@ -65,7 +66,8 @@ std::string render_summary_markdown(const json& s) {
     std::string errors;
     for (const auto& e : t["errors"]) errors += (errors.empty() ? "" : "<br>") + md_cell(e.get<std::string>());
     if (!t.value("judged", true)) errors += (errors.empty() ? "" : "<br>") + md_cell("not judged: " + t.value("unjudged_reason", ""));
-    md << "| " << md_cell(t.value("id", "")) << " | " << t.value("agent", "none") << " | " << gate_cell(t, "compile")
+    md << "| " << md_cell(t.value("id", "")) << (t.value("candidate_fallback", false) ? " (baseline (fallback))" : "")
+       << " | " << t.value("agent", "none") << " | " << gate_cell(t, "compile")
        << " | " << gate_cell(t, "correct_seen") << " | " << gate_cell(t, "correct_unseen") << " | " << fmt_speedup(t)
        << (t.value("correct", false) || !t["speedup"].is_number() ? "" : " (does not count)") << " | "
        << (t["verdict"].is_string() ? t["verdict"].get<std::string>() : "-") << " | " << fmt_pct(t["fraction_of_peak"])

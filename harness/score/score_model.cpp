@@ -101,6 +101,7 @@ void read_perf(const GateResult& g, TaskScore& t) {
 GateView view_of(const GateResult& g) {
   GateView v;
   v.outcome = g.outcome;
+  v.time_s = g.outcome != Outcome::missing ? g.record.execution_time : -1;
   v.detail = g.detail;
   v.result_path = g.result_path;
   v.result_problem = g.result_problem;
@@ -126,7 +127,9 @@ std::vector<std::string> gate_errors(const std::string& gate, const GateResult& 
   if (g.outcome == Outcome::conflict) return {gate + ": " + g.detail};
   if (gate == "compile") {
     for (const auto& l : failure_lines(g.record.output, 2))
-      if (l.find("the compiler output is above") == std::string::npos) lines.push_back(l);
+      if (l.find("the compiler output is above") == std::string::npos &&
+          l.find("the compiler's output follows") == std::string::npos)
+        lines.push_back(l);
     if (j.is_object() && j.contains("message") && j["message"].is_string()) {
       std::string m = one_line(j["message"].get<std::string>());
       if (std::find(lines.begin(), lines.end(), m) == lines.end()) lines.push_back(m);
@@ -216,6 +219,11 @@ TaskScore score_task(const std::string& suite, const std::string& task,
   const GateResult &compile = gate("compile"), &seen = gate("correct_seen"), &unseen = gate("correct_unseen"),
                    &perf = gate("perf");
   t.compiled = compile.outcome == Outcome::passed;
+  for (const auto& l : compile.record.labels) t.candidate_fallback |= l == "candidate_fallback";
+  if (t.candidate_fallback)
+    t.notes.push_back("candidate: none in the candidate folder; its baseline was judged (ARENA_CANDIDATE_FALLBACK)");
+  for (const GateResult* g : {&seen, &unseen, &perf})
+    t.gpu_judged |= g->outcome != Outcome::skipped && g->outcome != Outcome::missing && g->outcome != Outcome::not_run;
   t.correct_seen = seen.outcome == Outcome::passed;
   t.correct_unseen = unseen.outcome == Outcome::passed;
   if (compile.outcome == Outcome::missing && (t.correct_seen || t.correct_unseen)) {
@@ -289,7 +297,10 @@ TaskScore score_task(const std::string& suite, const std::string& task,
   };
   if (!not_run.empty()) t.errors.push_back(join(not_run) + ": not run (" + one_line(not_run_why) + ")");
   if (skipped_why.rfind("SKIPPED: ", 0) == 0) skipped_why = skipped_why.substr(9);
-  if (!skipped.empty()) t.notes.push_back(join(skipped) + ": skipped (" + one_line(skipped_why) + ")");
+  if (!skipped.empty()) {
+    t.skip_reason = one_line(skipped_why);
+    t.notes.push_back(join(skipped) + ": skipped (" + t.skip_reason + ")");
+  }
   if (perf.outcome == Outcome::passed && !std::isfinite(t.speedup))
     t.errors.push_back("perf: passed but no speedup was recorded (no result file and no measurements)");
   return t;
@@ -304,6 +315,7 @@ json task_to_json(const TaskScore& t) {
     if (!g.result_problem.empty()) jg["result_problem"] = g.result_problem;
     if (!g.files.empty()) jg["files"] = g.files;
     for (const auto& [k, v] : g.numbers) jg[k] = finite_or_null(v);
+    if (g.time_s >= 0) jg["time_s"] = g.time_s;
     gates[name] = jg;
   }
   json configs = json::array();
@@ -328,6 +340,7 @@ json task_to_json(const TaskScore& t) {
             {"perf_valid", t.perf_valid},
             {"correct", t.correct},
             {"judged", t.judged},
+            {"candidate_fallback", t.candidate_fallback},
             {"speedup", finite_or_null(t.speedup)},
             {"ci95_low", finite_or_null(t.ci_low)},
             {"ci95_high", finite_or_null(t.ci_high)},
@@ -337,7 +350,7 @@ json task_to_json(const TaskScore& t) {
             {"fraction_of_peak", finite_or_null(t.fraction_of_peak)},
             {"device", t.device.empty() ? json(nullptr) : json(t.device)},
             {"bottleneck", t.bottleneck},
-            {"aka_score", t.aka_score},
+            {"aka_score", t.judged ? json(t.aka_score) : json(nullptr)},
             {"errors", t.errors},
             {"notes", t.notes},
             {"gates", gates},

@@ -29,6 +29,7 @@ struct GateView {
   std::string result_path, result_problem;
   std::vector<std::string> files;                // the Test.xml files that recorded it
   std::map<std::string, double> numbers;         // configs_passed, configs_total, max_abs_err, ...
+  double time_s = -1;                            // the test's execution time; -1 where CTest recorded none
 };
 
 struct TaskScore {
@@ -43,6 +44,9 @@ struct TaskScore {
   bool correct = false;     // correct_seen && correct_unseen && perf_valid
   bool judged = true;       // false when a skipped or absent gate leaves the outcome open
   std::string unjudged_reason;
+  std::string skip_reason;  // why its GPU gates were skipped (their first reason), "" if none was
+  bool gpu_judged = false;  // a correctness or perf gate ran (not skipped, absent or not run)
+  bool candidate_fallback = false;  // no candidate file: the baseline was judged (ARENA_CANDIDATE_FALLBACK)
   double speedup, ci_low, ci_high;  // NaN unless the perf gate measured it
   std::string verdict;              // FASTER, SLOWER, SAME, AMBIGUOUS or ""
   std::string reference = "baseline";            // what the speedup is over ("torch eager" for torch2hip)
@@ -56,7 +60,8 @@ struct TaskScore {
   std::vector<std::string> notes;   // skips, result files missing or not used, inferences
 };
 
-// AgentKernelArena's points: 0 not compiled, 20 compiled but not correct, 120 + 100 x speedup correct.
+// AgentKernelArena's points: 0 not compiled, 20 compiled but not correct, 120 + 100 x speedup correct
+// (a task that was not judged has none: null in the JSON).
 double aka_points(bool compiled, bool correct, double speedup);
 
 // gates: any of agent, compile, correct_seen, correct_unseen, perf, profile (absent ones are "missing";

@@ -37,11 +37,16 @@ json metric_definitions() {
                               "seen)"},
       {"generalization_gap", "correct_seen_rate - correct_unseen_rate"},
       {"geomean_speedup_correct", "geometric mean of the speedup over correct tasks only (null when none)"},
-      {"geomean_speedup_all", "geometric mean over all tasks, a task that is not correct counting as speedup 1.0"},
+      {"geomean_speedup_all", "geometric mean over judged tasks, a task that is not correct counting as speedup 1.0 "
+                              "(null when none is judged)"},
       {"fast_p", "share of all tasks that are correct (seen and unseen) with speedup > p; for p = 1.0 the perf "
                  "verdict must also be FASTER (95 % interval above 1 + delta)"},
-      {"aka_score_mean", "mean over all tasks of the AgentKernelArena points: 0 not compiled, 20 compiled but not "
-                         "correct, 120 + 100 x speedup correct"},
+      {"aka_score_mean", "mean over judged tasks of the AgentKernelArena points: 0 not compiled, 20 compiled but not "
+                         "correct, 120 + 100 x speedup correct (a task that was not judged has no points)"},
+      {"gpu_judged", "tasks with a correctness or perf gate that ran; when none did (no GPU), only compilation was "
+                     "judged and the rates, speedups and points that need a GPU are null"},
+      {"candidate_fallback", "per task: the candidate folder had no file for it, so its baseline was judged "
+                             "(ARENA_CANDIDATE_FALLBACK=baseline)"},
       {"unjudged", "tasks whose outcome a skipped (no GPU) or absent gate left open; they count as not correct in the "
                    "rates above"},
       {"skipped_gates", "gates that exited 77 (skipped: no GPU)"},
@@ -138,9 +143,39 @@ json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::
                        "): each speedup is over the baseline on the same device, but the totals mix devices");
   }
   Metrics overall = compute_metrics(all);
-  if (overall.unjudged)
+  // One reason for every skipped GPU gate (no GPU, say): said once, not per task.
+  std::map<std::string, int> skip_reasons;
+  for (const auto& t : tasks)
+    if (!t.skip_reason.empty()) skip_reasons[t.skip_reason]++;
+  std::string notice;
+  if (overall.gpu_judged == 0 && overall.skipped_gates > 0) {
+    const bool no_gpu = skip_reasons.size() == 1 && skip_reasons.begin()->first.find("GPU") != std::string::npos;
+    notice = std::string(no_gpu ? "No GPU found" : "No GPU gate ran") + ": only compilation was judged (" +
+             std::to_string(overall.compiled) + " of " + std::to_string(overall.tasks) +
+             " task(s) compiled). Correctness, speedups and points need a GPU, so none are shown.";
+    if (skip_reasons.size() == 1) notice += " The GPU gates said: " + skip_reasons.begin()->first;
+  } else if (overall.unjudged) {
     warnings.push_back(std::to_string(overall.unjudged) + " of " + std::to_string(overall.tasks) +
-                       " task(s) could not be judged (gates skipped or absent): they count as not correct");
+                       " task(s) could not be judged (gates skipped or absent): they count as not correct, and have "
+                       "no points");
+  }
+  if (skip_reasons.size() == 1) {
+    if (notice.empty())
+      warnings.push_back(std::to_string(skip_reasons.begin()->second) + " task(s) had GPU gates skipped: " +
+                         skip_reasons.begin()->first);
+    const std::string said = "skipped (" + skip_reasons.begin()->first + ")";
+    for (auto& j : task_list) {  // the reason is said once above; each task keeps which gates skipped
+      for (auto& n : j["notes"])
+        if (n.get<std::string>().size() > said.size() &&
+            n.get<std::string>().compare(n.get<std::string>().size() - said.size(), said.size(), said) == 0)
+          n = n.get<std::string>().substr(0, n.get<std::string>().size() - said.size()) + "skipped";
+    }
+  }
+  int fallbacks = 0;
+  for (const auto& t : tasks) fallbacks += t.candidate_fallback;
+  if (fallbacks)
+    warnings.push_back(std::to_string(fallbacks) + " task(s) had no candidate file and were judged on their baselines "
+                       "(ARENA_CANDIDATE_FALLBACK=baseline): marked \"baseline (fallback)\"");
 
   return {{"schema", 1},
           {"tool", "arena-score"},
@@ -155,7 +190,8 @@ json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::
           {"time", run_time_summary(gates)},
           {"duplicates", merge.duplicates},
           {"conflicts", merge.conflicts},
-          {"warnings", warnings}};
+          {"warnings", warnings},
+          {"notice", notice.empty() ? json(nullptr) : json(notice)}};
 }
 
 }  // namespace arena::score

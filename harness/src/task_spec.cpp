@@ -542,6 +542,13 @@ TaskSpec load_task(const std::filesystem::path& file, bool expect_dir_names) {
     if (t.seen.empty()) configs.fail_at("configs.seen", "needs at least one configuration");
     if (!is_public || configs.has("unseen")) t.unseen = read_config_list(configs, t, "unseen");
     if (t.unseen.empty() && !is_public) configs.fail_at("configs.unseen", "needs at least one configuration");
+    // An unseen configuration the candidate also sees would test nothing it was not shown.
+    for (size_t u = 0; u < t.unseen.size(); ++u)
+      for (size_t k = 0; k < t.seen.size(); ++k)
+        if (t.unseen[u].ints == t.seen[k].ints && t.unseen[u].floats == t.seen[k].floats)
+          configs.fail_at("configs.unseen[" + std::to_string(u) + "]",
+                          "the same configuration as configs.seen[" + std::to_string(k) + "] (" +
+                              t.seen[k].describe() + "): an unseen configuration must be one the candidate never sees");
     if (!t.unseen.empty() && is_public) configs.fail_at("configs.unseen", "a public spec must not hold unseen configurations");
     if (configs.has("fuzz")) {
       if (is_public) configs.fail_at("configs.fuzz", "a public spec must not hold the fuzz domain");

@@ -102,8 +102,9 @@ struct TaskSpec {
 };
 
 // Loads and validates; throws SpecError. When `expect_dir_names` is set, the task's
-// name and suite must match its folder and the folder above it.
-TaskSpec load_task(const std::filesystem::path& file, bool expect_dir_names = true);
+// name and suite must match its folder and the folder above it (a task added with
+// arena_add_task may live in any folder, so the runners do not ask for it).
+TaskSpec load_task(const std::filesystem::path& file, bool expect_dir_names = false);
 
 // Writes what an agent may see of a task: the spec without unseen configurations and fuzz
 // domain, marked "public": true.

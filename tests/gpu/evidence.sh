@@ -147,7 +147,7 @@ PY
     for f in probe.txt check.rc check.log profile.rc profile.log; do echo "== $f"; cat "$w/$f"; done | tee "$out/sandbox-probe.txt"
     ;;
   agent)
-    cmake -S . -B $build -DARENA_AGENT="$2" -DARENA_AGENT_SANDBOX=ON -DARENA_AGENT_REDO=ON \
+    cmake -S . -B $build -DARENA_AGENT="$2" -DARENA_CANDIDATE= -DARENA_AGENT_SANDBOX=ON -DARENA_AGENT_REDO=ON \
       -DARENA_RUN_NAME=evidence >>"$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
     run_ctest "agent-$2" -L "^$suite\$" -j "$(nproc)"
     tar -C $build/arena -czf "$out/agent-runs-$2.tgz" evidence

@@ -49,7 +49,7 @@ case $name in
       warnings#0 conflicts#0 duplicates#0 time:by_gate#5 time:by_gate:perf:tests=5 time:untimed_tests=0
     contains "$results/r/summary.md" '^\| perf \| 5 \| '
     contains "$results/r/summary.md" '^\| hip2hip/transpose_2d \| none \| ok \| 4/4 \| 13/13 \| 6\.818 \[6\.806, 6\.829\] \| FASTER \|'
-    contains "$results/r/summary.md" '^\| geomean speedup, all tasks \(not correct = 1\.0\) \| 2\.782 \| 2\.782 \|'
+    contains "$results/r/summary.md" '^\| geomean speedup, judged tasks \(not correct = 1\.0\) \| 2\.782 \| 2\.782 \|'
     contains "$results/r/index.html" '<svg '
     self_contained "$results/r/index.html"
     ;;
@@ -61,8 +61,8 @@ case $name in
       overall:tasks=9 overall:judged=8 overall:unjudged=1 overall:compiled=8 overall:compile_rate=0.888889 \
       overall:correct_seen=6 overall:correct_unseen=7 overall:correct_seen_and_unseen=5 \
       overall:p_unseen_given_seen=0.833333 overall:generalization_gap=-0.111111 overall:correct=2 \
-      overall:geomean_speedup_correct=1.131371 overall:geomean_speedup_all=1.027809 \
-      overall:fast_p:1.0=0.111111 overall:fast_p:1.5=0.111111 overall:fast_p:2.0=0 overall:aka_score_mean=66.66667 \
+      overall:geomean_speedup_correct=1.131371 overall:geomean_speedup_all=1.031339 \
+      overall:fast_p:1.0=0.111111 overall:fast_p:1.5=0.111111 overall:fast_p:2.0=0 overall:aka_score_mean=72.5 \
       overall:failed_gates=5 overall:timeouts=1 overall:crashes=1 overall:not_run_gates=6 overall:skipped_gates=0 \
       suites#2 suites:extra:tasks=2 suites:extra:correct=1 suites:extra:aka_score_mean=150 \
       suites:hip2hip:tasks=7 suites:hip2hip:unjudged=1 suites:hip2hip:geomean_speedup_correct=0.8 \
@@ -84,7 +84,7 @@ case $name in
       'tasks:[hip2hip/f_slower]:gates:perf:outcome=failed' 'tasks:[hip2hip/f_slower]:speedup=0.8' \
       'tasks:[hip2hip/f_slower]:verdict=SLOWER' 'tasks:[hip2hip/f_slower]:aka_score=200' \
       'tasks:[hip2hip/g_no_numbers]:judged=false' 'tasks:[hip2hip/g_no_numbers]:correct=false' \
-      'tasks:[hip2hip/g_no_numbers]:speedup=null' 'tasks:[hip2hip/g_no_numbers]:aka_score=20' \
+      'tasks:[hip2hip/g_no_numbers]:speedup=null' 'tasks:[hip2hip/g_no_numbers]:aka_score=null' \
       'tasks:[hip2hip/g_no_numbers]:errors:[0]~no speedup was recorded' \
       'tasks:[extra/h_nojson]:correct=true' 'tasks:[extra/h_nojson]:speedup=1.6' 'tasks:[extra/h_nojson]:ci95_low=1.58' \
       'tasks:[extra/h_nojson]:fraction_of_peak=0.61' 'tasks:[extra/h_nojson]:device=null' \
@@ -97,17 +97,81 @@ case $name in
     self_contained "$results/r/index.html"
     ;;
 
-  no_gpu)  # a real `ctest -T Test -L '^hip2hip$'` of this project on a machine without a GPU
-    "$score" no_gpu --results-dir "$results" --run r
+  no_gpu)  # a real `ctest -T Test -L '^hip2hip$'` of this project on a machine without a GPU: said once,
+    # plainly, that no GPU was found and only compilation was judged; no rate, speedup or points
+    "$score" no_gpu --results-dir "$results" --run r >"$work/stdout"
+    cat "$work/stdout"
     "$check" "$results/r/scores.json" \
-      overall:tasks=6 overall:judged=0 overall:unjudged=6 overall:skipped_gates=18 overall:compile_rate=1 \
-      overall:correct_seen_rate=0 overall:correct_unseen_rate=0 overall:correct=0 overall:p_unseen_given_seen=null \
-      overall:geomean_speedup_correct=null overall:geomean_speedup_all=1 overall:aka_score_mean=20 \
+      overall:tasks=6 overall:judged=0 overall:unjudged=6 overall:gpu_judged=0 overall:skipped_gates=18 \
+      overall:compile_rate=1 overall:correct_seen_rate=null overall:correct_unseen_rate=null overall:correct_rate=null \
+      overall:correct=0 overall:p_unseen_given_seen=null overall:generalization_gap=null \
+      overall:geomean_speedup_correct=null overall:geomean_speedup_all=null overall:aka_score_mean=null \
+      overall:fast_p:1.0=null \
       'tasks:[hip2hip/gemm_f32]:gates:compile:outcome=passed' 'tasks:[hip2hip/gemm_f32]:gates:perf:outcome=skipped' \
-      'tasks:[hip2hip/gemm_f32]:unjudged_reason=correct_seen skipped' \
-      'tasks:[hip2hip/gemm_f32]:notes:[0]~correct_seen, correct_unseen, perf: skipped \(no usable GPU' \
-      'warnings:[0]~6 of 6 task\(s\) could not be judged'
+      'tasks:[hip2hip/gemm_f32]:unjudged_reason=correct_seen skipped' 'tasks:[hip2hip/gemm_f32]:aka_score=null' \
+      'tasks:[hip2hip/gemm_f32]:speedup=null' \
+      'tasks:[hip2hip/gemm_f32]:notes:[0]=correct_seen, correct_unseen, perf: skipped' \
+      'notice~^No GPU found: only compilation was judged \(6 of 6 task\(s\) compiled\)' \
+      'notice~The GPU gates said: no usable GPU' warnings#0
+    # the reason once, in every report, and no number that needs a GPU
+    [ "$(grep -c 'no usable GPU' "$work/stdout")" = 1 ] || fail "stdout gives the skip reason other than once"
+    contains "$work/stdout" 'not judged \(no GPU gate ran\)'
+    if grep -qE 'points [0-9]|geomean speedup: [0-9]' "$work/stdout"; then fail "stdout shows points or a geomean without a GPU"; fi
+    [ "$(grep -c 'no usable GPU' "$results/r/summary.md")" = 1 ] || fail "summary.md gives the skip reason other than once"
+    contains "$results/r/summary.md" '^> \*\*No GPU found: only compilation was judged'
+    contains "$results/r/summary.md" '^\| correct \(seen \+ unseen \+ a speedup that counts\) \| not judged \| not judged \|'
+    contains "$results/r/summary.md" '^\| AgentKernelArena score \(mean points, judged tasks\) \| - \| - \|'
+    contains "$results/r/summary.md" '^\| hip2hip/gemm_f32 \| none \| ok \| skipped \| skipped \| - \| - \| - \| - \|'
     contains "$results/r/summary.md" '^\| gates skipped \(no GPU\) \| 18 \| 18 \|'
+    [ "$(grep -c 'no usable GPU' "$results/r/index.html")" = 1 ] || fail "index.html gives the skip reason other than once"
+    contains "$results/r/index.html" 'class="warn notice"><b>No GPU found'
+    ;;
+
+  fallback)  # tasks that fell back to their baselines (ARENA_CANDIDATE_FALLBACK=baseline): the compile
+    # gate's label candidate_fallback marks them in scores.json, summary.md, index.html and junit.xml
+    cp -r all_pass "$work/fallback"
+    xml=$(ls "$work"/fallback/Testing/*/Test.xml)
+    # label hip2hip/gemm_f32/compile as a fallback (as configure does)
+    awk '/<Name>hip2hip\/gemm_f32\/compile<\/Name>/ {mark=1} mark && /<Label>compile<\/Label>/ {print; print "\t\t\t\t<Label>candidate_fallback</Label>"; mark=0; next} {print}' \
+      "$xml" >"$xml.new" && mv "$xml.new" "$xml"
+    "$score" "$work/fallback" --results-dir "$results" --run r --map "$(cd all_pass && pwd)/=$work/fallback/"
+    "$check" "$results/r/scores.json" \
+      'tasks:[hip2hip/gemm_f32]:candidate_fallback=true' 'tasks:[hip2hip/gelu_f16]:candidate_fallback=false' \
+      'tasks:[hip2hip/gemm_f32]:notes:[0]~its baseline was judged' 'warnings:[0]~^1 task\(s\) had no candidate file'
+    contains "$results/r/summary.md" '^\| hip2hip/gemm_f32 \(baseline \(fallback\)\) \|'
+    contains "$results/r/index.html" 'baseline \(fallback\): no candidate file'
+    contains "$results/r/junit.xml" '<property name="candidate_fallback" value="true"/>'
+    ;;
+
+  junit_and_fail_on)  # junit.xml in every scored run: a test case per gate, the task's verdict and
+    # speedup as properties; --fail-on decides the exit status (3 when the policy is broken)
+    "$score" failures --results-dir "$results" --run r --junit "$work/copy.xml" >"$work/stdout"
+    cmp "$results/r/junit.xml" "$work/copy.xml" || fail "--junit wrote something else than junit.xml"
+    junit=$results/r/junit.xml
+    contains "$junit" '^<testsuites name="KernelArena r" tests="[0-9]+" failures="[0-9]+" errors="0" skipped="[0-9]+"'
+    contains "$junit" '<testcase classname="hip2hip.f_slower" name="perf" file="hip2hip/f_slower/perf" time="[0-9.]+">'
+    contains "$junit" '<property name="verdict" value="SLOWER"/>'
+    contains "$junit" '<property name="speedup" value="0.8"/>'
+    contains "$junit" '<failure type="failed" message="compile: .*expected an expression'
+    contains "$junit" '<skipped message="not run: '
+    contains "$junit" '<system-out>hip2hip/f_slower: correct; speedup 0.800 \[0.790, 0.810\] SLOWER; points 200.0'
+    if command -v python3 >/dev/null; then
+      python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$junit" || fail "junit.xml is not XML"
+    fi
+    set +e
+    "$score" failures --results-dir "$results" --run r2 --fail-on SLOWER >"$work/slower" 2>&1; rc_slower=$?
+    "$score" all_pass --results-dir "$results" --run r3 --fail-on SLOWER,INCORRECT >"$work/fine" 2>&1; rc_fine=$?
+    "$score" failures --results-dir "$results" --run r4 --fail-on incorrect >"$work/incorrect" 2>&1; rc_incorrect=$?
+    "$score" all_pass --results-dir "$results" --run r5 --fail-on FASTEST >"$work/usage" 2>&1; rc_usage=$?
+    set -e
+    [ $rc_slower = 3 ] || fail "--fail-on SLOWER with a SLOWER task exited $rc_slower, not 3"
+    contains "$work/slower" '^  SLOWER: hip2hip/f_slower \(speedup 0.800'
+    [ -e "$results/r2/scores.json" ] || fail "--fail-on must still write the run"
+    [ $rc_fine = 0 ] || fail "--fail-on SLOWER,INCORRECT on an all-pass run exited $rc_fine"
+    contains "$work/fine" 'no task breaks the policy'
+    [ $rc_incorrect = 3 ] || fail "--fail-on INCORRECT exited $rc_incorrect"
+    contains "$work/incorrect" '^  INCORRECT: hip2hip/a_compile_fail'
+    [ $rc_usage = 2 ] || fail "--fail-on FASTEST (unknown) exited $rc_usage, not 2"
     ;;
 
   malformed)  # a broken closing tag on line 125: a clear error, no output folder

@@ -20,6 +20,7 @@ TaskScore task(bool compiled, bool seen, bool unseen, double speedup, const std:
   t.perf_valid = std::isfinite(speedup);
   t.correct = seen && unseen && t.perf_valid;
   t.judged = judged;
+  t.gpu_judged = compiled && judged;  // its correctness gates ran
   t.aka_score = aka_points(compiled, t.correct, speedup);
   t.gates["compile"].outcome = compiled ? Outcome::passed : Outcome::failed;
   return t;
@@ -98,3 +99,30 @@ TEST(Metrics, GeomeanOverFurtherReferencesUsesCorrectTasksThatTimedThem) {
   EXPECT_EQ(metrics_to_json(m)["geomean_speedup_vs"]["torch.compile"]["tasks"], 2);
 }
 
+
+// No GPU: every GPU gate skipped, only compilation judged. Nothing that needs a GPU is shown
+// as a number (no rate, speedup or points of 0 or 1.0 that would read as a result).
+TEST(Metrics, OnlyCompilationJudgedShowsNoGpuNumbers) {
+  std::vector<TaskScore> ts = {task(true, false, false, NAN, "", false), task(true, false, false, NAN, "", false),
+                               task(false, false, false, NAN, "")};  // this one did not compile: judged
+  for (auto& t : ts) t.gates["correct_seen"].outcome = t.compiled ? Outcome::skipped : Outcome::not_run;
+  Metrics m = compute_metrics({&ts[0], &ts[1], &ts[2]});
+  EXPECT_EQ(m.gpu_judged, 0);
+  EXPECT_NEAR(m.compile_rate, 2.0 / 3.0, 1e-12);  // compilation was judged
+  for (double x : {m.correct_seen_rate, m.correct_unseen_rate, m.correct_rate, m.generalization_gap,
+                   m.geomean_speedup_all, m.aka_score_mean})
+    EXPECT_TRUE(std::isnan(x));
+  auto j = metrics_to_json(m);
+  for (const char* k : {"correct_rate", "geomean_speedup_all", "aka_score_mean", "generalization_gap"})
+    EXPECT_TRUE(j[k].is_null()) << k;
+  EXPECT_TRUE(j["fast_p"]["1.0"].is_null());
+  EXPECT_EQ(j["gpu_judged"], 0);
+}
+
+// Points and the geomean over all tasks leave unjudged tasks out (they have no points).
+TEST(Metrics, PointsAreAveragedOverJudgedTasks) {
+  std::vector<TaskScore> ts = {task(true, true, true, 2.0, "FASTER"), task(true, false, false, NAN, "", false)};
+  Metrics m = compute_metrics({&ts[0], &ts[1]});
+  EXPECT_DOUBLE_EQ(m.aka_score_mean, 320.0);
+  EXPECT_DOUBLE_EQ(m.geomean_speedup_all, 2.0);
+}

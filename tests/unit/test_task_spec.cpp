@@ -170,6 +170,19 @@ TEST(TaskSpec, NoSeenOrNoUnseenConfigurations) {
   expect_error(s, "configs.unseen", "needs at least one configuration");
 }
 
+// An unseen configuration equal to a seen one (defaults applied) would judge nothing new.
+TEST(TaskSpec, UnseenConfigurationEqualToASeenOneIsRejected) {
+  json s = good_spec();
+  s["configs"]["unseen"].push_back({{"M", 64}, {"N", 128}});
+  expect_error(s, "configs.unseen[1]", "the same configuration as configs.seen[0]");
+  s = good_spec();
+  s["configs"]["unseen"][0] = {{"M", 64}, {"N", 128}, {"eps", 1e-5}};  // eps given, equal to its default
+  expect_error(s, "configs.unseen[0]", "an unseen configuration must be one the candidate never sees");
+  s = good_spec();
+  s["configs"]["unseen"][0] = {{"M", 64}, {"N", 128}, {"eps", 0.5}};  // differs in a float param only
+  EXPECT_EQ(error_of(s), "");
+}
+
 TEST(TaskSpec, NoOutputTensor) {
   json s = good_spec();
   s["tensors"][1]["role"] = "input";
@@ -228,7 +241,7 @@ TEST(TaskSpec, BadFuzzDomain) {
 TEST(TaskSpec, NameMustMatchFolder) {
   std::string e;
   try {
-    load_task(write_spec(good_spec().dump(), "hip2hip/other"));
+    load_task(write_spec(good_spec().dump(), "hip2hip/other"), /*expect_dir_names=*/true);
   } catch (const SpecError& x) {
     e = x.what();
   }
