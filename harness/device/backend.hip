@@ -31,6 +31,8 @@ __global__ void fill_kernel(uint64_t* p, uint64_t pattern, size_t n) {
     p[i] = pattern;
 }
 
+#if defined(__HIP_PLATFORM_AMD__)
+// AMD: read-modify-write, so that every cache level (L2, Infinity Cache) takes the lines.
 __global__ void flush_kernel(uint4* p, size_t n) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
     uint4 v = p[i];
@@ -38,6 +40,20 @@ __global__ void flush_kernel(uint4* p, size_t n) {
     p[i] = v;
   }
 }
+#else
+// NVIDIA: read only. Reads allocate in L2 and evict what the next sample's kernel would find
+// there; they leave clean lines, so that kernel does not pay for writing back the flush's own
+// data (a read-modify-write flush left L2 dirty and slowed memory-bound kernels by 3-6 %).
+// The store never happens (the buffer holds zeros); it keeps the reads from being removed.
+__global__ void flush_kernel(uint4* p, size_t n) {
+  unsigned acc = 0;
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    const uint4 v = p[i];
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0x9E3779B9u) p[0].x = acc;
+}
+#endif
 
 __global__ void empty_kernel() {}
 

@@ -1,8 +1,8 @@
 // arena-profile: the harness side of profile.sh (harness/tools/arena-profile.sh).
 //
 //   arena-profile launch --task T --kernel K [--config I] [--info out.json]
-//       draws the perf gate's inputs for seen configuration I, launches the kernel twice
-//       (warm-up: JIT, autotuning, caches) and then once inside the profiler's capture range
+//       draws the perf gate's inputs for seen configuration I, launches the kernel for 100 ms
+//       (warm-up: JIT, autotuning, caches, clocks) and then once inside the profiler's capture range
 //       (ncu --profile-from-start off profiles only that one). --info writes the device's
 //       name and peaks for the report.
 //   arena-profile metrics
@@ -12,6 +12,7 @@
 //       the short report: duration, DRAM bandwidth and FLOP/s against the device's peaks,
 //       speed-of-light, occupancy, resources, top stalls and a bottleneck class per side.
 // Only seen configurations can be profiled: unseen ones never reach a workspace.
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -57,15 +58,20 @@ int launch_main(int argc, char** argv) {
   Stream stream;
   DeviceTensors d(task, c, host, query_workspace(k, c), stream);
   const double timeout_s = opt.number("timeout-s", 60);
-  for (int i = 0; i < 3; ++i) {
+  // Warm-up launches (JIT, autotuning, caches) for 100 ms at least, so that the GPU's clocks
+  // are up, as they are while a perf gate times; then one launch in the capture range.
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0;; ++i) {
+    const bool profiled = i >= 2 && std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(100);
     d.prepare_launch(stream);
-    if (i == 2) check(arena_dev_profiler(1), "opening the profiler's capture range");
+    if (profiled) check(arena_dev_profiler(1), "opening the profiler's capture range");
     LaunchOutcome o = launch_and_wait(k, d, stream, timeout_s, c.label);
-    if (i == 2) check(arena_dev_profiler(0), "closing the profiler's capture range");
+    if (profiled) check(arena_dev_profiler(0), "closing the profiler's capture range");
     if (!o.ok()) {
       std::fprintf(stderr, "arena-profile: %s\n", o.message.c_str());
       return 1;
     }
+    if (profiled) break;
   }
   std::printf("profiled one launch of %s on %s (%s)\n", opt.get("kernel").c_str(), c.label.c_str(), c.describe().c_str());
   return 0;
