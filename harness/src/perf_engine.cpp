@@ -324,6 +324,7 @@ void PerfEngine::check_kept(ConfigRun& c, json& checks) {
   std::vector<Pending> pending;
   for (SideRun& s : c.sides) {
     if (!s.kept) continue;
+    s.kept->download();
     for (const auto& k : s.kept->kept()) {
       if (!k->filled) continue;
       const KeptSample* kp = k.get();

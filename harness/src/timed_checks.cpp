@@ -48,24 +48,29 @@ SnapshotTarget* SampleReservoir::choose(int round, int samples) {
 }
 
 void SampleReservoir::filled() {
-  if (!pending_) return;
-  KeptSample& k = *pending_;
-  k.in_bytes.assign(task_.tensors.size(), {});
-  k.out_bytes.assign(task_.tensors.size(), {});
-  for (size_t i = 0; i < task_.tensors.size(); ++i) {
-    const TensorRef& in = k.target.inputs.tensors[i];
-    const TensorRef& out = k.target.outputs.tensors[i];
-    if (in.bytes) {
-      k.in_bytes[i].resize(in.bytes);
-      check(arena_dev_d2h(k.in_bytes[i].data(), k.in[i].get(), in.bytes), "reading a kept sample");
-    }
-    if (out.bytes) {
-      k.out_bytes[i].resize(out.bytes);
-      check(arena_dev_d2h(k.out_bytes[i].data(), k.out[i].get(), out.bytes), "reading a kept sample");
+  if (pending_) pending_->filled = true;
+  pending_ = nullptr;
+}
+
+void SampleReservoir::download() {
+  for (auto& slot : slots_) {
+    KeptSample& k = *slot;
+    if (!k.filled || !k.in_bytes.empty()) continue;
+    k.in_bytes.assign(task_.tensors.size(), {});
+    k.out_bytes.assign(task_.tensors.size(), {});
+    for (size_t i = 0; i < task_.tensors.size(); ++i) {
+      const TensorRef& in = k.target.inputs.tensors[i];
+      const TensorRef& out = k.target.outputs.tensors[i];
+      if (in.bytes) {
+        k.in_bytes[i].resize(in.bytes);
+        check(arena_dev_d2h(k.in_bytes[i].data(), k.in[i].get(), in.bytes), "reading a kept sample");
+      }
+      if (out.bytes) {
+        k.out_bytes[i].resize(out.bytes);
+        check(arena_dev_d2h(k.out_bytes[i].data(), k.out[i].get(), out.bytes), "reading a kept sample");
+      }
     }
   }
-  k.filled = true;
-  pending_ = nullptr;
 }
 
 HostData host_inputs_of(const TaskSpec& task, const KeptSample& k) {

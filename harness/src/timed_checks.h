@@ -24,7 +24,7 @@ struct KeptSample {
   SnapshotTarget target;
   bool filled = false;
   int round = -1, sample = -1;
-  std::vector<std::vector<unsigned char>> in_bytes, out_bytes;  // downloaded when filled
+  std::vector<std::vector<unsigned char>> in_bytes, out_bytes;  // read by download()
 };
 
 class SampleReservoir {
@@ -32,8 +32,11 @@ class SampleReservoir {
   SampleReservoir(const TaskSpec& task, const Config& c, int slots, uint64_t seed);
   // Before round `round` (0-based) of `samples` samples: the target to fill, or nullptr.
   SnapshotTarget* choose(int round, int samples);
-  // After that round ran: downloads what the worker copied.
+  // After that round ran: the slot now holds that sample (on the device; a later round may
+  // take its place).
   void filled();
+  // Reads the kept samples from the device (once timing is over: only the survivors).
+  void download();
   // The kept samples, for the oracle.
   const std::vector<std::unique_ptr<KeptSample>>& kept() const { return slots_; }
 
