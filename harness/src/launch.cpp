@@ -4,17 +4,6 @@
 
 namespace arena {
 
-namespace {
-DeviceLostHandler g_device_lost = nullptr;
-}
-
-void set_device_lost_handler(DeviceLostHandler h) { g_device_lost = h; }
-
-void device_lost(const LaunchOutcome& o) {
-  if (g_device_lost) g_device_lost(o);
-  throw DeviceError(o.message);
-}
-
 LaunchOutcome launch_and_wait(const KernelLibrary& k, const DeviceTensors& d, const Stream& s, double timeout_s,
                               const std::string& where) {
   LaunchOutcome o;
@@ -29,14 +18,13 @@ LaunchOutcome launch_and_wait(const KernelLibrary& k, const DeviceTensors& d, co
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.0f", timeout_s);
       o.message = k.role + " did not finish within " + buf + " s on " + where +
-                  " (an infinite loop or a deadlock?); the device is unusable for the rest of this gate";
+                  " (an infinite loop or a deadlock?); the device is unusable for the rest of this process";
     }
   } catch (const DeviceError& e) {
     o.kind = LaunchOutcome::DeviceFault;
     o.message = k.role + " crashed the device on " + where + ": " + e.what() +
-                "; the device is unusable for the rest of this gate";
+                "; the device is unusable for the rest of this process";
   }
-  if (o.device_lost() && g_device_lost) g_device_lost(o);
   return o;
 }
 
