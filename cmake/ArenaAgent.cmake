@@ -17,7 +17,7 @@ foreach(_v TASK_DIR TASK_ID RUN_DIR AGENT AGENTS_DIR SUITE_PROMPT TIMEOUT_S CAND
     message(FATAL_ERROR "ArenaAgent: -D${_v}=... is required")
   endif()
 endforeach()
-foreach(_v MODEL EFFORT SANDBOX REDO AGENT_SCRIPT USER_COMMAND START_FILE TORCH TRITON PYTHON PY_HOST_DIR TOOLS_LIB WORKER_TOOL
+foreach(_v MODEL EFFORT SANDBOX REDO AGENT_SCRIPT USER_COMMAND START_FILE TORCH TRITON PYTHON PY_HOST_DIR TOOLS_LIB WORKER_TOOL WORKER_LIB
           PROFILE_TOOL PROFILE_SCRIPT STATEMENT SOLUTION_FILE)
   if(NOT DEFINED ${_v})
     set(${_v} "")
@@ -80,6 +80,9 @@ if(TORCH OR TRITON)
   list(REMOVE_DUPLICATES _py_prefixes)
   file(GLOB _py "${PY_HOST_DIR}/*.py")
   file(COPY ${_py} "${TOOLS_LIB}" DESTINATION "${_tools}")
+  if(WORKER_LIB)
+    file(COPY "${WORKER_LIB}" DESTINATION "${_tools}")
+  endif()
   set(_runner "\"${PYTHON}\" \"$T/arena_host.py\" \"$T/libarena_tools.so\" ")
   set(_correct "${_runner}arena-correct")
   set(_perf "${_runner}arena-perf")

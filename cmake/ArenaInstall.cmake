@@ -3,7 +3,8 @@
 #   <P>/bin/                        arena-correct, arena-perf, arena-profile, arena-spec,
 #                                   arena-device-info, arena-run-agent, arena-worker, arena-confine,
 #                                   arena-score
-#   <P>/lib/                        libarena_device.so (the device backend), libarena_tools.so
+#   <P>/lib/                        libarena_device.so (the device backend), libarena_tools.so,
+#                                   libarena_worker.so
 #   <P>/include/kernelarena/        arena/arena_abi.h, arena/arena_reference.h, hip_on_cuda/hip/*.h
 #   <P>/lib/cmake/KernelArena/      KernelArenaConfig.cmake (+ version, targets) and the modules
 #   <P>/share/KernelArena/          agents/, suites/*/prompt.md, python/ (the Python host), tools/
@@ -24,11 +25,11 @@ endif()
 # Installed runners find the device backend beside them, in <P>/lib.
 file(RELATIVE_PATH _arena_bin_to_lib "/p/${CMAKE_INSTALL_BINDIR}" "/p/${CMAKE_INSTALL_LIBDIR}")
 set_target_properties(${_arena_installed_exes} PROPERTIES INSTALL_RPATH "$ORIGIN/${_arena_bin_to_lib}")
-set_target_properties(arena_tools PROPERTIES INSTALL_RPATH "$ORIGIN")
+set_target_properties(arena_tools arena_worker_lib PROPERTIES INSTALL_RPATH "$ORIGIN")
 # Workers also load the CUDA driver's tracer (CUPTI) from the toolkit they were linked with.
-set_target_properties(arena-worker arena_tools PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
+set_target_properties(arena-worker arena_worker_lib PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
 
-install(TARGETS ${_arena_installed_exes} arena_tools arena_abi arena_hip_on_cuda
+install(TARGETS ${_arena_installed_exes} arena_tools arena_worker_lib arena_abi arena_hip_on_cuda
         EXPORT KernelArenaTargets
         RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"
         LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")

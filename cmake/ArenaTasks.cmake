@@ -258,7 +258,7 @@ function(_arena_add_agent_test id key start candidate_var)
       "-DPYTHON=${ARENA_PYTHON}" "-DPY_HOST_DIR=${ARENA_PY_HOST_DIR}"
       "-DTOOLS_LIB=$<TARGET_FILE:KernelArena::arena_tools>" "-DPROFILE_TOOL=$<TARGET_FILE:KernelArena::arena-profile>"
       "-DPROFILE_SCRIPT=${ARENA_PROFILE_SCRIPT}" "-DSTATEMENT=${_task_readme}" "-DSOLUTION_FILE=${_task_solution}"
-      "-DWORKER_TOOL=$<TARGET_FILE:KernelArena::arena-worker>"
+      "-DWORKER_TOOL=$<TARGET_FILE:KernelArena::arena-worker>" "-DWORKER_LIB=$<TARGET_FILE:KernelArena::arena_worker_lib>"
       -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ArenaAgent.cmake")
   set_tests_properties(${id}/agent PROPERTIES
     LABELS "${${key}_SUITE};${${key}_CATEGORY};agent${_task_labels}" FIXTURES_SETUP "${id}/agent"
@@ -388,7 +388,7 @@ function(_arena_add_task id)
   set(host "${ARENA_PYTHON}" "${ARENA_PY_HOST_DIR}/arena_host.py" "$<TARGET_FILE:KernelArena::arena_tools>")
   # How every gate starts its workers (harness/src/gate_workers.h): the worker program, the
   # Python for Python kernels, and the folders a confined worker may never read.
-  set(worker_args --worker "$<TARGET_FILE:KernelArena::arena-worker>" --tools-lib "$<TARGET_FILE:KernelArena::arena_tools>"
+  set(worker_args --worker "$<TARGET_FILE:KernelArena::arena-worker>" --worker-lib "$<TARGET_FILE:KernelArena::arena_worker_lib>"
       --python "${ARENA_PYTHON}" --py-host "${ARENA_PY_HOST_DIR}/arena_host.py"
       --protect "${CMAKE_SOURCE_DIR}:${CMAKE_BINARY_DIR}:${ARENA_DATA_DIR}")
   if(${key}_TRITON)

@@ -6,7 +6,7 @@ folder>") and Triton kernels ("py:triton:kernel:<module file>").
     arena_host.py <libarena_tools.so> <arena-correct|arena-perf|arena-profile> [tool options...]
         a judge whose oracle is Python (torch2hip's float64 model); its kernels still run in
         worker processes of their own, never here
-    arena_host.py <libarena_tools.so> worker
+    arena_host.py <libarena_worker.so> worker [--needs torch,triton]
         a worker process (started by a judge, socket on fd 3) that records or runs a Python
         kernel on the judge's buffers
 

@@ -10,7 +10,7 @@ namespace arena {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kWorkerOptionNames = {"worker", "tools-lib", "python", "py-host", "protect"};
+const std::vector<std::string> kWorkerOptionNames = {"worker", "worker-lib", "python", "py-host", "protect"};
 
 namespace {
 // Private folders removed when the process ends, also when a gate exits early (a skip).
@@ -26,7 +26,7 @@ ScratchFolders g_scratch;
 
 GateWorkers::GateWorkers(const RunnerOptions& opt, const TaskSpec& task, const DeviceChoice& dev) {
   setup_.worker_exe = opt.get("worker");
-  setup_.tools_lib = opt.get("tools-lib");
+  setup_.worker_lib = opt.get("worker-lib");
   setup_.python = opt.get("python");
   setup_.py_host = opt.get("py-host");
   std::stringstream ss(opt.get("protect"));

@@ -1,6 +1,6 @@
 // The runner options that say how a gate starts its workers, shared by arena-correct and
 // arena-perf:
-//   --worker <arena-worker>  --tools-lib <libarena_tools.so>   (default: beside the runner)
+//   --worker <arena-worker>  --worker-lib <libarena_worker.so> (default: beside the runner)
 //   --python <python>  --py-host <arena_host.py>               (Python workers)
 //   --protect "<dir>:<dir>"                                     (never readable by a confined worker)
 #pragma once

@@ -81,7 +81,7 @@ void unregister_side(Side* s) { g_sides.erase(std::remove(g_sides.begin(), g_sid
 void complete_worker_setup(WorkerSetup& s, const TaskSpec& task) {
   const std::string here = own_folder();
   if (s.worker_exe.empty()) s.worker_exe = here + "/arena-worker";
-  if (s.tools_lib.empty()) s.tools_lib = here + "/libarena_tools.so";
+  if (s.worker_lib.empty()) s.worker_lib = here + "/libarena_worker.so";
   if (s.task_file.empty()) s.task_file = task.file.string();
   if (s.scratch.empty()) {
     const char* tmp = std::getenv("TMPDIR");
@@ -117,7 +117,7 @@ Side::Worker Side::start(const std::string& mode, const std::string& name, bool 
   WorkerLaunch l;
   l.cwd = dir;
   if (python_worker)
-    l.argv = {setup_.python, setup_.py_host, setup_.tools_lib, "worker", "--needs",
+    l.argv = {setup_.python, setup_.py_host, setup_.worker_lib, "worker", "--needs",
               spec_.rfind("py:triton:", 0) == 0 ? "torch,triton" : "torch"};
   else l.argv = {setup_.worker_exe, "--fd", "3"};
   if (python_worker && (setup_.python.empty() || setup_.py_host.empty()))

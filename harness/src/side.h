@@ -28,7 +28,7 @@ struct WorkerSetup {
   std::string worker_exe;   // arena-worker
   std::string python;       // the Python with PyTorch/Triton, for Python workers
   std::string py_host;      // harness/python/arena_host.py
-  std::string tools_lib;    // libarena_tools.so (Python workers load it)
+  std::string worker_lib;   // libarena_worker.so (Python workers load it)
   std::vector<std::string> protect;  // folders a confined worker may never read
   std::string task_file;    // the whole task.json (trusted workers only)
   std::string public_task;  // task.json without unseen configurations (confined workers)

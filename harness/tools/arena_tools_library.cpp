@@ -5,9 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "confine.h"
 #include "kernel_library.h"
-#include "worker.h"
 
 int arena_correct_main(int argc, char** argv);
 int arena_perf_main(int argc, char** argv);
@@ -15,14 +13,6 @@ int arena_profile_main(int argc, char** argv);
 
 extern "C" __attribute__((visibility("default"))) void arena_set_python_loader(arena::arena_python_loader_fn f) {
   arena::set_python_loader(f);
-}
-
-// A Python worker: serves the judge on `fd` with Python-provided kernels (harness/src/worker.h).
-extern "C" __attribute__((visibility("default"))) int arena_worker_main(int fd) { return arena::run_worker(fd); }
-
-// Paths the interpreter reads from once confined (its modules), granted by every confinement.
-extern "C" __attribute__((visibility("default"))) void arena_worker_allow_read(const char* path) {
-  arena::add_confinement_read_path(path);
 }
 
 // argv[0] is the program name shown in messages; returns the tool's exit status (77: skipped).
