@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <sstream>
 
 #include "gate_report.h"
@@ -59,14 +60,21 @@ std::unique_ptr<Side> GateWorkers::side(const std::string& role, const std::stri
 }
 
 void GateWorkers::start(const std::vector<Side*>& sides, const std::string& result_path, nlohmann::json result) {
-  for (Side* s : sides) {
+  // All at once: a worker's start is mostly its GPU context and, for Python, its imports.
+  std::vector<std::future<void>> started;
+  for (Side* s : sides) started.push_back(std::async(std::launch::async, [s] { s->start_workers(); }));
+  std::string failed;
+  for (size_t i = 0; i < sides.size(); ++i) {
     try {
-      s->start_workers();
+      started[i].get();
     } catch (const WorkerError& e) {
       if (e.exit_code == kSkipExitCode) skip_gate(e.what(), result_path, result);
-      throw std::runtime_error(std::string("starting the ") + s->role() + "'s workers: " + e.what());
+      if (failed.empty()) failed = std::string("starting the ") + sides[i]->role() + "'s workers: " + e.what();
+    } catch (const std::exception& e) {
+      if (failed.empty()) failed = std::string("starting the ") + sides[i]->role() + "'s workers: " + e.what();
     }
   }
+  if (!failed.empty()) throw std::runtime_error(failed);
 }
 
 }  // namespace arena

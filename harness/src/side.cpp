@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <sstream>
 
 #include "gate_report.h"
@@ -260,8 +261,18 @@ json Side::describe() const {
 }
 
 void Side::start_workers() {
-  if (replay_) recorder();
-  executor();
+  if (!replay_) {
+    executor();
+    return;
+  }
+  auto rec = std::async(std::launch::async, [this] { recorder(); });
+  try {
+    executor();
+  } catch (...) {
+    rec.wait();
+    throw;
+  }
+  rec.get();
 }
 
 size_t Side::workspace_size(const Config& c) {

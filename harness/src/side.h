@@ -6,6 +6,7 @@
 // replay is unavailable, runs directly in an executor of its own. Workers that die, hang or
 // break the protocol are replaced; what they did becomes the outcome of the launch.
 #pragma once
+#include <atomic>
 #include <map>
 #include <memory>
 #include <set>
@@ -121,7 +122,7 @@ class Side {
   std::map<std::string, size_t> workspace_;
   std::vector<std::string> restarts_;  // why workers were replaced
   nlohmann::json confinement_;
-  int started_ = 0;
+  std::atomic<int> started_{0};  // workers start concurrently (start_workers)
 };
 
 // Routes buffer frees to every live side (installed once per process).
