@@ -31,29 +31,34 @@ __global__ void fill_kernel(uint64_t* p, uint64_t pattern, size_t n) {
     p[i] = pattern;
 }
 
-#if defined(__HIP_PLATFORM_AMD__)
-// AMD: read-modify-write, so that every cache level (L2, Infinity Cache) takes the lines.
-__global__ void flush_kernel(uint4* p, size_t n) {
+// Read-modify-write: every cache level (L2, AMD's Infinity Cache) takes the lines, dirty.
+__global__ void flush_rmw_kernel(uint4* p, size_t n) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
     uint4 v = p[i];
     v.x += 1u;
     p[i] = v;
   }
 }
-#else
-// NVIDIA: read only. Reads allocate in L2 and evict what the next sample's kernel would find
-// there; they leave clean lines, so that kernel does not pay for writing back the flush's own
-// data (a read-modify-write flush left L2 dirty and slowed memory-bound kernels by 3-6 %).
+
+// Read only. Reads allocate in L2 and evict what the next sample's kernel would find there;
+// they leave clean lines, so that kernel does not pay for writing back the flush's own data
+// (a read-modify-write flush left L2 dirty and slowed memory-bound kernels by 3-6 % on NVIDIA).
+// With `discard`, each warp then drops the lines it read from L2 (sm_80+: discard.global.L2),
+// leaving L2 empty rather than full of clean lines, as Nsight Compute's cache control does.
 // The store never happens (the buffer holds zeros); it keeps the reads from being removed.
-__global__ void flush_kernel(uint4* p, size_t n) {
+__global__ void flush_read_kernel(uint4* p, size_t n, int discard) {
   unsigned acc = 0;
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
     const uint4 v = p[i];
     acc ^= v.x ^ v.y ^ v.z ^ v.w;
   }
   if (acc == 0x9E3779B9u) p[0].x = acc;
-}
+#if !defined(__HIP_PLATFORM_AMD__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if (discard)
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+      if (i % 8 == 0) asm volatile("discard.global.L2 [%0], 128;" ::"l"(p + i) : "memory");
 #endif
+}
 
 __global__ void empty_kernel() {}
 
@@ -287,10 +292,19 @@ int arena_dev_compare(const void* a, const void* b, size_t bytes, void* stream, 
   return 0;
 }
 
-int arena_dev_flush(void* buf, size_t bytes, void* stream) {
+int arena_dev_flush(void* buf, size_t bytes, int mode, void* stream) {
   size_t n = bytes / sizeof(uint4);
   if (n == 0) return 0;
-  hipLaunchKernelGGL(flush_kernel, dim3(grid_for(n)), dim3(256), 0, as_stream(stream), static_cast<uint4*>(buf), n);
+#if defined(__HIP_PLATFORM_AMD__)
+  const bool rmw = true;
+#else
+  const bool rmw = mode == 2;
+#endif
+  if (rmw)
+    hipLaunchKernelGGL(flush_rmw_kernel, dim3(grid_for(n)), dim3(256), 0, as_stream(stream), static_cast<uint4*>(buf), n);
+  else
+    hipLaunchKernelGGL(flush_read_kernel, dim3(grid_for(n)), dim3(256), 0, as_stream(stream), static_cast<uint4*>(buf), n,
+                       mode == 1 ? 1 : 0);
   ARENA_TRY(hipGetLastError());
   return 0;
 }

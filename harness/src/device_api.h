@@ -58,8 +58,10 @@ int arena_dev_event_elapsed_ms(void* start, void* stop, float* ms);
  * differing byte, or `bytes` when they are equal. */
 int arena_dev_compare(const void* a, const void* b, size_t bytes, void* stream, size_t* first_diff);
 
-/* Read-modify-write over `bytes` of `buf` on `stream`: evicts caches before a sample. */
-int arena_dev_flush(void* buf, size_t bytes, void* stream);
+/* Evicts caches before a sample by sweeping `bytes` of `buf` on `stream`. mode 0: the platform's
+ * default (NVIDIA: read; AMD: read-modify-write); 1: read, then drop the swept lines from L2
+ * (NVIDIA; elsewhere as 0); 2: read-modify-write. */
+int arena_dev_flush(void* buf, size_t bytes, int mode, void* stream);
 /* Drops any L2 persisting window and its carve-out (a kernel cannot keep data resident). */
 int arena_dev_reset_persisting_l2(void);
 /* Enqueues an empty kernel: measures the event floor. */

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "compare.h"
 #include "device.h"
 #include "kernel_library.h"
 #include "side.h"
@@ -27,6 +28,7 @@ namespace arena {
 struct PerfOptions {
   double budget_s = 15;        // wall time for the timed rounds of all configurations
   size_t flush_bytes = 0;      // 0: max(2 x L2, 256 MiB)
+  int flush_mode = 0;          // arena_dev_flush: 0 the platform's default, 1 read + discard, 2 read-modify-write
   int samples_per_round = 10;  // K: flushed single-launch samples per kernel per round
   int min_rounds = 15;
   int rounds_per_batch = 5;
@@ -57,13 +59,17 @@ class PerfEngine {
 
   struct SideRun;
   struct ConfigRun;
+  struct KeptCheck;
 
  private:
   bool timed_round(ConfigRun& c, SideRun& s, std::vector<double>* samples_ms);
   void warm_up();
   bool config_done(ConfigRun& c);
   std::string batch_filter() const;
-  void check_kept(ConfigRun& c, nlohmann::json& checks);
+  void start_kept_checks(ConfigRun& c);
+  void finish_kept_checks(ConfigRun& c, nlohmann::json& checks);
+  std::vector<std::vector<double>> baseline_outputs(ConfigRun& c, const KeptSample& k);
+  std::vector<Tolerance> task_tolerances(int times) const;
 
   const TaskSpec& task_;
   std::vector<Side*> sides_;
@@ -79,6 +85,7 @@ class PerfEngine {
   bool timed_out_ = false;
   double timed_seconds_ = 0;
   int batches_ = 0;
+  std::map<std::string, double> spent_s_;  // wall time by step (inputs, recording, rounds...), for the record
   uint64_t salt_ = 0;  // makes every gate's inputs new
   std::string timing_ = "events";
 };

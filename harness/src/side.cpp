@@ -380,7 +380,7 @@ void Side::bind(int set, const Config& c, const DeviceTensors& t) {
   w.process->call(json{{"op", "bind"}, {"set", set}, {"binding", binding_to_json(b)}, {"recipe", c.label}}, 60);
 }
 
-RoundResult Side::round(int set, int samples, uint64_t key, size_t flush_bytes, uint64_t workspace_pattern,
+RoundResult Side::round(int set, int samples, uint64_t key, size_t flush_bytes, int flush_mode, uint64_t workspace_pattern,
                         const SnapshotTarget* snapshot, double timeout_s) {
   RoundResult r;
   const auto t0 = std::chrono::steady_clock::now();
@@ -390,7 +390,7 @@ RoundResult Side::round(int set, int samples, uint64_t key, size_t flush_bytes, 
     if (snapshot) lend(w, snapshot->allocations);
     json req = {{"op", "round"},         {"set", set},
                 {"samples", samples},    {"key", key},
-                {"flush_bytes", flush_bytes}, {"workspace_pattern", workspace_pattern},
+                {"flush_bytes", flush_bytes}, {"flush_mode", flush_mode}, {"workspace_pattern", workspace_pattern},
                 {"timeout_s", timeout_s}};
     if (snapshot)
       req["snapshot"] = {{"sample", snapshot->sample},

@@ -90,7 +90,7 @@ class Side {
   LaunchOutcome launch(const Config& c, const DeviceTensors& t, double timeout_s, const std::string& where);
   // Perf: binds `t` as buffer set `set` for rounds.
   void bind(int set, const Config& c, const DeviceTensors& t);
-  RoundResult round(int set, int samples, uint64_t key, size_t flush_bytes, uint64_t workspace_pattern,
+  RoundResult round(int set, int samples, uint64_t key, size_t flush_bytes, int flush_mode, uint64_t workspace_pattern,
                     const SnapshotTarget* snapshot, double timeout_s);
   // Ends the recorder: the kernel's host code runs nowhere afterwards.
   void stop_recorder();

@@ -374,6 +374,7 @@ json Worker::round(const json& h) {
   const uint64_t key = h.at("key").get<uint64_t>();
   const uint64_t ws_pattern = h.value("workspace_pattern", uint64_t{0xFEDCBA9876543210ull});
   const size_t flush_bytes = h.at("flush_bytes").get<size_t>() / 16 * 16;
+  const int flush_mode = h.value("flush_mode", 0);
   if (samples < 1 || samples > 1000) throw std::runtime_error("round: 1 to 1000 samples");
   if (!flush_ || flush_->bytes() != flush_bytes) {
     flush_ = std::make_unique<DeviceBuffer>(flush_bytes);
@@ -419,7 +420,7 @@ json Worker::round(const json& h) {
       check(arena_dev_fill(reinterpret_cast<void*>(b.addresses.back()), ws_pattern ^ (0x9E3779B97F4A7C15ull * i),
                            b.spec.workspace.bytes / 8 * 8, s),
             "poisoning the workspace");
-    check(arena_dev_flush(flush_->get(), flush_bytes, s), "flushing caches");
+    check(arena_dev_flush(flush_->get(), flush_bytes, flush_mode, s), "flushing caches");
     events_[2 * i]->record(*stream_);
     tags[i] = next_tag_++;
     int rc = 0;
