@@ -30,14 +30,6 @@ bool both_finite(double a, double b) { return std::isfinite(a) && std::isfinite(
 
 }  // namespace
 
-Tolerance scaled(const Tolerance& tol, int times) {
-  Tolerance t = tol;
-  t.atol *= times;
-  t.rtol *= times;
-  t.ulp *= times;
-  return t;
-}
-
 bool values_match(double got, double want, DType dtype, const Tolerance& tol) {
   if (std::isnan(want) || std::isnan(got)) return std::isnan(want) && std::isnan(got);
   if (std::isinf(want) || std::isinf(got)) return got == want;

@@ -15,10 +15,6 @@ struct Tolerance {
   int64_t ulp = 0;            // Ulp:    |got - want| <= ulp * ulp_of(dtype, want)
 };
 
-// `tol` widened `times` over (AbsRel: both terms; Ulp: the count; Exact stays exact): the bound
-// between two results that are each within `tol` of the same reference.
-Tolerance scaled(const Tolerance& tol, int times);
-
 struct Mismatch {
   int64_t index;
   double got;

@@ -32,7 +32,6 @@ struct PerfEngine::KeptCheck {
   SideRun* side;
   const KeptSample* k;
   std::string against;
-  std::vector<Tolerance> tolerances;  // per tensor
   std::future<std::vector<std::vector<double>>> expected;
 };
 
@@ -196,8 +195,8 @@ void PerfEngine::prepare() {
     for (size_t k = sides_.size(); k-- > 2;)
       if (!usable[k]) c->sides.erase(c->sides.begin() + static_cast<std::ptrdiff_t>(k));
     for (size_t k = 0; k < c->sides.size(); ++k) c->sides[k].index = static_cast<int>(k);
-    // The candidate's timed outputs are checked at random; a replayed baseline's once per gate,
-    // as a check of the checking itself.
+    // The candidate's timed outputs are checked at random; a replayed baseline's once per gate
+    // (against the oracle), as a check of the checking itself.
     for (SideRun& s : c->sides) {
       const int slots = s.index == 1 ? opt_.kept_samples : s.index == 0 && i == 0 && reference_ ? 1 : 0;
       if (slots > 0 && s.side->writes_outputs())
@@ -347,35 +346,29 @@ void PerfEngine::run() {
   if (!fatal_.empty()) failures_.push_back(fatal_);
 }
 
-// The kept samples' checks (docs/DESIGN.md, "Performance"). Every kept candidate sample is
-// compared with the baseline recomputed on its inputs (a GPU launch, so all of them are cheap),
-// and one of them, chosen at random, with the oracle itself; without an oracle the baseline is
-// the reference. Two approximations of the oracle that are each within the task's tolerance of
-// it are within twice that tolerance of each other, so that is the baseline comparison's
-// bound: these checks are after skipped work, stale or remembered results, not precision
-// (the correctness gates judge that). The oracle runs of all configurations start together.
+// The kept samples' checks (docs/DESIGN.md, "Performance"): every kept sample against the
+// oracle (without one, against the baseline recomputed on its inputs). The oracle runs of all
+// configurations start together once timing is over.
 void PerfEngine::start_kept_checks(ConfigRun& c) {
   std::vector<KeptCheck>& pending = c.kept_checks;
   for (SideRun& s : c.sides) {
     if (!s.kept) continue;
-    s.kept->download();
-    std::vector<const KeptSample*> filled;
-    for (const auto& k : s.kept->kept())
-      if (k->filled) filled.push_back(k.get());
-    if (filled.empty()) continue;
-    const size_t to_oracle = (salt_ >> 7 ^ c.index) % filled.size();
-    for (size_t j = 0; j < filled.size(); ++j) {
-      const KeptSample* kp = filled[j];
-      if (reference_ && (j == to_oracle || s.index == 0)) {
+    {
+      Spent spent(spent_s_, "kept_download_s");
+      s.kept->download();
+    }
+    for (const auto& k : s.kept->kept()) {
+      if (!k->filled) continue;
+      const KeptSample* kp = k.get();
+      if (reference_) {
         const auto policy = reference_->in_interpreter ? std::launch::deferred : std::launch::async;
-        pending.push_back({&s, kp, "the oracle", task_tolerances(1),
-                           std::async(policy, [this, &c, kp] {
+        pending.push_back({&s, kp, "the oracle", std::async(policy, [this, &c, kp] {
                              return run_reference(task_, c.config, host_inputs_of(task_, *kp), *reference_);
                            })});
+      } else if (s.index != 0) {
+        pending.push_back({&s, kp, "the baseline on the same inputs",
+                           std::async(std::launch::deferred, [this, &c, kp] { return baseline_outputs(c, *kp); })});
       }
-      if (s.index == 0) continue;  // the baseline is not compared with itself
-      pending.push_back({&s, kp, "the baseline on the same inputs", task_tolerances(reference_ ? 2 : 1),
-                         std::async(std::launch::deferred, [this, &c, kp] { return baseline_outputs(c, *kp); })});
     }
   }
 }
@@ -392,18 +385,13 @@ std::vector<std::vector<double>> PerfEngine::baseline_outputs(ConfigRun& c, cons
   return out;
 }
 
-std::vector<Tolerance> PerfEngine::task_tolerances(int times) const {
-  std::vector<Tolerance> tols;
-  for (const TensorSpec& ts : task_.tensors) tols.push_back(scaled(ts.tol, times));
-  return tols;
-}
-
 void PerfEngine::finish_kept_checks(ConfigRun& c, json& checks) {
   for (KeptCheck& p : c.kept_checks) {
     const std::string who = side_name(*p.side);
     const std::string sample = "round " + std::to_string(p.k->round + 1) + ", sample " + std::to_string(p.k->sample + 1);
     std::vector<std::vector<double>> expected;
     try {
+      Spent spent(spent_s_, "kept_expected_s");
       expected = p.expected.get();
     } catch (const std::exception& e) {
       failures_.push_back("checking a timed launch of " + c.config.label + " (" + sample + ") against " + p.against +
@@ -416,8 +404,8 @@ void PerfEngine::finish_kept_checks(ConfigRun& c, json& checks) {
       const auto& raw = p.k->out_bytes[i];
       std::vector<double> got(expected[i].size());
       parallel_to_double(ts.dtype, raw.data(), got.data(), static_cast<int64_t>(got.size()));
-      CompareResult r = compare_parallel(got.data(), expected[i].data(), static_cast<int64_t>(got.size()), ts.dtype,
-                                         p.tolerances[i]);
+      Spent spent(spent_s_, "kept_compare_s");
+      CompareResult r = compare_parallel(got.data(), expected[i].data(), static_cast<int64_t>(got.size()), ts.dtype, ts.tol);
       checks.push_back({{"kernel", who}, {"sample", sample}, {"against", p.against}, {"summary", r.summary(ts.name)},
                         {"passed", r.passed()}});
       if (!r.passed())

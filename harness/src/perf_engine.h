@@ -14,7 +14,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare.h"
 #include "device.h"
 #include "kernel_library.h"
 #include "side.h"
@@ -69,7 +68,6 @@ class PerfEngine {
   void start_kept_checks(ConfigRun& c);
   void finish_kept_checks(ConfigRun& c, nlohmann::json& checks);
   std::vector<std::vector<double>> baseline_outputs(ConfigRun& c, const KeptSample& k);
-  std::vector<Tolerance> task_tolerances(int times) const;
 
   const TaskSpec& task_;
   std::vector<Side*> sides_;

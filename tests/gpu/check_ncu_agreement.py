@@ -64,6 +64,7 @@ def main():
     ap.add_argument("--no-run", action="store_true", help="use the perf gates' results already in the build")
     ap.add_argument("tasks", nargs="+")
     a = ap.parse_args()
+    a.build = os.path.abspath(a.build)
     if not os.path.exists("/dev/nvidiactl"):
         print("SKIPPED: no NVIDIA GPU here (Nsight Compute needs one)")
         return SKIP
