@@ -114,6 +114,7 @@ struct ConfigStatistic {
 inline constexpr const char* kBaselineMedianUs = "baseline_median_us";
 inline constexpr const char* kCandidateMedianUs = "candidate_median_us";
 inline constexpr const char* kFractionOfPeak = "fraction_of_peak";
+inline constexpr const char* kCandidateIqrUs = "candidate_iqr_us";
 
 inline const std::vector<ConfigStatistic>& config_statistics() {
   static const std::vector<ConfigStatistic> list = {
@@ -123,6 +124,8 @@ inline const std::vector<ConfigStatistic>& config_statistics() {
        "median of the candidate's timed samples on the configuration"},
       {kFractionOfPeak, "candidate peak", StatisticUnit::Fraction,
        "the candidate's fraction of the device's peak (bandwidth, or fp32 FLOP/s where the task is compute-bound)"},
+      {kCandidateIqrUs, "candidate IQR us", StatisticUnit::Microseconds,
+       "interquartile range (q3 - q1) of the candidate's timed samples on the configuration: their spread"},
   };
   return list;
 }

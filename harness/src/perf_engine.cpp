@@ -477,6 +477,7 @@ PerfReport PerfEngine::report() {
       if (s->index == 1) {
         cj.statistics[kCandidateMedianUs] = sum.median * 1e3;
         cj.statistics[kFractionOfPeak] = sj.fraction_of_peak;
+        cj.statistics[kCandidateIqrUs] = (sum.q3 - sum.q1) * 1e3;
         cj.candidate = sj;
         continue;
       }
