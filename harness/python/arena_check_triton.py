@@ -192,7 +192,9 @@ def main(argv=None):
     if a.result:
         os.makedirs(os.path.dirname(os.path.abspath(a.result)), exist_ok=True)
         with open(a.result + ".partial", "w") as f:
-            json.dump({"what": what, "source": a.source, "compiled": not problems, "problems": problems,
+            # The compile gate's result in the schema of harness/common/result_schema.h (CompileResult).
+            json.dump({"schema_version": 1, "gate": "compile", "status": "failed" if problems else "passed",
+                       "what": what, "source": a.source, "compiled": not problems, "problems": problems,
                        "seconds": time.time() - t0}, f, indent=1)
         os.replace(a.result + ".partial", a.result)
     for line in problems:

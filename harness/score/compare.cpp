@@ -1,5 +1,6 @@
 #include "compare.h"
 #include "format.h"
+#include "result_schema.h"
 
 #include <cmath>
 #include <limits>
@@ -32,11 +33,15 @@ std::string state(const json& t) {
   return t.value("compiled", false) ? "compiled, not correct" : "not compiled";
 }
 
-std::string decide(double low, double high, double delta) {
+// A change between two runs, by the perf gate's rule (result_schema.h): FASTER is better,
+// SLOWER worse, anything else (the same, or an interval too wide to tell) no detectable change.
+std::string change_verdict(double low, double high, double delta) {
   if (!(std::isfinite(low) && std::isfinite(high))) return "no detectable change";
-  if (low > 1 + delta) return "better";
-  if (high < 1 - delta) return "worse";
-  return "no detectable change";
+  switch (arena::decide(low, high, delta)) {
+    case Verdict::Faster: return "better";
+    case Verdict::Slower: return "worse";
+    default: return "no detectable change";
+  }
 }
 
 struct Pooled {
@@ -72,7 +77,7 @@ json task_change(const json* a, const json* b, double delta, Pooled& pool) {
     out["ratio"] = finite_or_null(sb / sa);
     out["ratio_ci95_low"] = finite_or_null(std::exp(d - kZ * se));
     out["ratio_ci95_high"] = finite_or_null(std::exp(d + kZ * se));
-    out["verdict"] = decide(std::exp(d - kZ * se), std::exp(d + kZ * se), delta);
+    out["verdict"] = change_verdict(std::exp(d - kZ * se), std::exp(d + kZ * se), delta);
     if (!std::isfinite(se)) out["reason"] = "a speedup without an interval: no test possible";
     if (std::isfinite(se)) {
       pool.sum_d += d;
@@ -106,7 +111,7 @@ json pooled_json(const Pooled& p, double delta) {
   j["geomean_ratio"] = std::exp(d);
   j["geomean_ratio_ci95_low"] = std::exp(d - kZ * se);
   j["geomean_ratio_ci95_high"] = std::exp(d + kZ * se);
-  j["verdict"] = decide(std::exp(d - kZ * se), std::exp(d + kZ * se), delta);
+  j["verdict"] = change_verdict(std::exp(d - kZ * se), std::exp(d + kZ * se), delta);
   return j;
 }
 

@@ -1,12 +1,14 @@
 // What one gate test's record means: its outcome (passed, failed, timed out, crashed,
 // skipped, not run) and, after shards are merged, the merged record and its result JSON.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "ctest_xml.h"
+#include "result_schema.h"
 
 namespace arena::score {
 
@@ -40,7 +42,11 @@ struct GateResult {
   TestRecord record;                    // meaningful unless outcome == missing
   const TestXml* origin = nullptr;      // the Test.xml the record was taken from
   std::vector<std::string> files;       // every Test.xml that recorded this test
-  nlohmann::json result;                // the gate's result JSON; null when none was read
+  // The gate's result file, read in the result schema; the one of its kind, none when none was read.
+  std::optional<CompileResult> compile;
+  std::optional<CorrectResult> correct;
+  std::optional<PerfResult> perf;
+  std::optional<ProfileResult> profile;
   std::string result_path;              // where the JSON was read from (or expected)
   std::string result_problem;           // why no JSON was used although the test names one
 };

@@ -2,7 +2,7 @@
 // compares two scored runs.
 //
 //   arena-score [score] <Test.xml | build folder | Testing folder>... [--run NAME]
-//               [--results-dir DIR] [--map FROM=TO]... [--allow-mixed-seeds]
+//               [--results-dir DIR] [--gate-results DIR]... [--allow-mixed-seeds]
 //               [--junit FILE] [--fail-on SLOWER,INCORRECT,UNJUDGED,NOT_FASTER]
 //       -> <results dir>/<run>/{scores.json, summary.md, index.html, junit.xml}
 //
@@ -48,11 +48,12 @@ namespace {
 const char* kUsage =
     "usage:\n"
     "  arena-score [score] <Test.xml | build folder | Testing folder>... [--run NAME] [--results-dir DIR]\n"
-    "              [--map FROM=TO]... [--allow-mixed-seeds] [--junit FILE] [--fail-on CONDITIONS]\n"
+    "              [--gate-results DIR]... [--allow-mixed-seeds] [--junit FILE] [--fail-on CONDITIONS]\n"
     "      writes DIR/NAME/{scores.json, summary.md, index.html, junit.xml} (DIR defaults to " ARENA_SCORE_RESULTS_DIR ";\n"
     "      NAME defaults to the first Test.xml's tag, with -2, -3, ... added if taken; an explicit --run\n"
-    "      that exists is refused). Several Test.xml files (shards) merge into one run. --map rewrites\n"
-    "      result paths recorded on another machine; --allow-mixed-seeds scores shards whose gates used\n"
+    "      that exists is refused). Several Test.xml files (shards) merge into one run. Gate results\n"
+    "      are read from <build>/arena/results beside each Test.xml, then from each --gate-results DIR\n"
+    "      (an arena/results folder kept apart from its Test.xml); --allow-mixed-seeds scores shards whose gates used\n"
     "      different fuzz seeds (refused otherwise: they are not one run). --junit also writes the JUnit XML\n"
     "      to FILE. --fail-on SLOWER,INCORRECT,UNJUDGED,NOT_FASTER: exit 3 (after writing the run) when a\n"
     "      task's verdict is SLOWER / a judged task is not correct / a task could not be judged / a correct\n"
@@ -94,7 +95,7 @@ void print_metrics_line(const std::string& name, const json& m) {
 
 int run_score(const std::vector<std::string>& args) {
   std::vector<std::string> inputs;
-  std::vector<PathMap> maps;
+  std::vector<std::string> result_dirs;
   std::string run, results_dir = ARENA_SCORE_RESULTS_DIR, junit_file;
   std::set<std::string> fail_on;
   bool allow_mixed_seeds = false;
@@ -115,12 +116,8 @@ int run_score(const std::vector<std::string>& args) {
         usage_error(e.what());
       }
     }
-    else if (a == "--map") {
-      std::string m = value();
-      size_t eq = m.find('=');
-      if (eq == std::string::npos || eq == 0) usage_error("--map wants FROM=TO, got '" + m + "'");
-      maps.push_back({m.substr(0, eq), m.substr(eq + 1)});
-    } else if (a.rfind("--", 0) == 0) usage_error("unknown option " + a);
+    else if (a == "--gate-results") result_dirs.push_back(value());
+    else if (a.rfind("--", 0) == 0) usage_error("unknown option " + a);
     else inputs.push_back(a);
   }
   if (inputs.empty()) usage_error("no Test.xml given");
@@ -129,7 +126,7 @@ int run_score(const std::vector<std::string>& args) {
   const bool named = !run.empty();
   if (!named) run = default_run_name(xmls.front());
 
-  json scores = score_test_xml_files(xmls, maps, run, allow_mixed_seeds);  // all input errors surface here, before any output
+  json scores = score_test_xml_files(xmls, result_dirs, run, allow_mixed_seeds);  // all input errors surface here, before any output
   const std::string folder =
       write_run_folder(results_dir, run, named ? OnExists::refuse : OnExists::suffix, [&](const std::string& name) {
         scores["run"] = name;

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <vector>
 
+#include "config_rows.h"
 #include "format.h"
 #include "metric_rows.h"
 #include "report.h"
@@ -294,6 +295,28 @@ void fast_p_chart(std::ostringstream& h, const json& s) {
        "above the curve).</p>\n";
 }
 
+// The perf gate's configurations, one row each, with the columns config_columns() lists.
+void configs_section(std::ostringstream& h, const json& s) {
+  bool any = false;
+  for (const auto& t : s["tasks"]) any = any || !t["configs"].empty();
+  if (!any) return;
+  h << "<h2>Configurations (perf)</h2>\n<table id=\"configs\"><thead><tr><th>task</th>";
+  for (const ConfigColumn& c : config_columns())
+    h << "<th" << (c.description.empty() ? "" : " title=\"" + esc(c.description) + "\"") << ">" << esc(c.label) << "</th>";
+  h << "</tr></thead><tbody>\n";
+  for (const auto& t : s["tasks"])
+    for (const auto& c : t["configs"]) {
+      h << "<tr><td>" << esc(t.value("id", "")) << "</td>";
+      for (const ConfigColumn& col : config_columns())
+        h << "<td" << (col.numeric ? " class=\"n\"" : "") << ">" << esc(col.cell(c)) << "</td>";
+      h << "</tr>\n";
+    }
+  h << "</tbody></table>\n<p class=\"meta\">";
+  for (const ConfigColumn& c : config_columns())
+    if (!c.description.empty()) h << "<b>" << esc(c.label) << "</b>: " << esc(c.description) << ". ";
+  h << "</p>\n";
+}
+
 void seen_unseen_section(std::ostringstream& h, const json& s) {
   h << "<h2>Seen vs unseen configurations</h2>\n<p class=\"meta\">Tasks by correctness on the configurations the "
        "agent saw and on the unseen and generated ones. Seen-but-not-unseen is the generalization failure.</p>\n";
@@ -347,6 +370,7 @@ std::string render_index_html(const json& s) {
   speedup_chart(h, s);
   fast_p_chart(h, s);
   seen_unseen_section(h, s);
+  configs_section(h, s);
   if (!s["conflicts"].empty()) {
     h << "<h2>Conflicts (counted as failed)</h2>\n<ul>\n";
     for (const auto& c : s["conflicts"]) {

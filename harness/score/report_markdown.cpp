@@ -1,6 +1,7 @@
 #include <sstream>
 #include <vector>
 
+#include "config_rows.h"
 #include "format.h"
 #include "metric_rows.h"
 #include "report.h"
@@ -43,6 +44,27 @@ void time_table(std::ostringstream& md, const json& s) {
   md << ".\n";
 }
 
+// The perf gate's configurations, one row each, with the columns config_columns() lists.
+void configs_table(std::ostringstream& md, const json& s) {
+  bool any = false;
+  for (const auto& t : s["tasks"]) any = any || !t["configs"].empty();
+  if (!any) return;
+  md << "\n## Configurations (perf)\n\n| task |";
+  for (const ConfigColumn& c : config_columns()) md << " " << md_cell(c.label) << " |";
+  md << "\n|---|";
+  for (size_t i = 0; i < config_columns().size(); ++i) md << "---|";
+  md << "\n";
+  for (const auto& t : s["tasks"])
+    for (const auto& c : t["configs"]) {
+      md << "| " << md_cell(t.value("id", "")) << " |";
+      for (const ConfigColumn& col : config_columns()) md << " " << md_cell(col.cell(c)) << " |";
+      md << "\n";
+    }
+  md << "\n";
+  for (const ConfigColumn& c : config_columns())
+    if (!c.description.empty()) md << "- **" << c.label << "**: " << c.description << "\n";
+}
+
 }  // namespace
 
 std::string render_summary_markdown(const json& s) {
@@ -74,6 +96,7 @@ std::string render_summary_markdown(const json& s) {
        << " | " << fmt_num(t["aka_score"], "%.1f") << " | " << errors << " |\n";
   }
 
+  configs_table(md, s);
   if (!s["conflicts"].empty()) {
     md << "\n## Conflicts (counted as failed)\n\n";
     for (const auto& c : s["conflicts"]) {

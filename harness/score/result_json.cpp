@@ -4,7 +4,8 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <regex>
+
+#include "ctest_xml.h"
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -22,54 +23,42 @@ std::string fmt_utc(long long t) {
   return buf;
 }
 
-// Is the JSON's own status compatible with the outcome CTest recorded?
-bool status_agrees(const GateResult& g, const json& j, std::string* why) {
-  const bool is_compile = j.contains("compiled");
-  std::string js = is_compile ? (j.value("compiled", false) ? "passed" : "failed") : j.value("status", "");
+// Is the gate's own status compatible with the outcome CTest recorded?
+bool status_agrees(const GateResult& g, Status s, std::string* why) {
   switch (g.outcome) {
     case Outcome::passed:
-      if (js == "passed") return true;
+      if (s == Status::Passed) return true;
       break;
     case Outcome::failed:
-      if (js == "failed" || js == "error") return true;
+      if (s == Status::Failed || s == Status::Error) return true;
       break;
     case Outcome::skipped:
-      if (js == "skipped") return true;
+      if (s == Status::Skipped) return true;
       break;
-    default:  // timeout, crash: the file may be partial (no status yet); only a skip contradicts
-      if (js != "skipped") return true;
+    default:  // timeout, crash: the gate may not have finished (running); only a skip contradicts
+      if (s != Status::Skipped) return true;
       break;
   }
-  *why = "the result file says '" + (js.empty() ? std::string("no status") : js) + "' but Test.xml says " +
-         outcome_name(g.outcome);
+  *why = std::string("the result file says '") + status_name(s) + "' but Test.xml says " + outcome_name(g.outcome);
   return false;
+}
+
+std::string gate_of(const std::string& test_name) {
+  return test_name.substr(test_name.rfind('/') + 1);
 }
 
 }  // namespace
 
-std::string result_path_from_command_line(const std::string& cmd) {
-  static const std::regex quoted_flag("\"--result\"\\s+\"([^\"]*)\"");
-  static const std::regex plain_flag("(?:^|\\s)--result(?:\\s+|=)([^\\s\"]+)");
-  static const std::regex quoted_define("\"-DRESULT=([^\"]*)\"");
-  static const std::regex plain_define("(?:^|\\s)-DRESULT=([^\\s\"]+)");
-  std::smatch m;
-  for (const std::regex* re : {&quoted_flag, &quoted_define, &plain_flag, &plain_define})
-    if (std::regex_search(cmd, m, *re)) return m[1].str();
-  return "";
-}
+bool writes_result(const std::string& gate) { return gate != "agent"; }
 
-std::vector<std::string> result_path_candidates(const std::string& written, const std::string& test_xml_path,
-                                                const std::vector<PathMap>& maps) {
+std::vector<std::string> result_path_candidates(const std::string& test_name, const std::string& test_xml_path,
+                                                const std::vector<std::string>& result_dirs) {
   std::vector<std::string> out;
-  for (const PathMap& m : maps)
-    if (!m.from.empty() && written.rfind(m.from, 0) == 0) out.push_back(m.to + written.substr(m.from.size()));
   fs::path xml = fs::absolute(test_xml_path).lexically_normal();
   fs::path testing = xml.parent_path().parent_path();
-  const std::string marker = "arena/results/";
-  size_t at = written.rfind(marker);
-  if (testing.filename() == "Testing" && at != std::string::npos)
-    out.push_back((testing.parent_path() / "arena" / "results" / written.substr(at + marker.size())).string());
-  out.push_back(written);
+  if (!test_xml_path.empty() && testing.filename() == "Testing")
+    out.push_back(result_path_in((testing.parent_path() / kResultsFolder).string(), test_name));
+  for (const std::string& d : result_dirs) out.push_back(result_path_in(d, test_name));
   return out;
 }
 
@@ -83,19 +72,38 @@ long long parse_utc(const std::string& iso) {
   return static_cast<long long>(timegm(&tm));
 }
 
-void attach_result_json(GateResult& g, const std::vector<PathMap>& maps) {
+void read_gate_result(GateResult& g, const std::string& gate, const json& j, const std::string& path) {
+  try {
+    if (gate == "compile") g.compile = j.get<CompileResult>();
+    else if (gate.rfind("correct_", 0) == 0) g.correct = j.get<CorrectResult>();
+    else if (gate == "perf") g.perf = j.get<PerfResult>();
+    else if (gate == "profile") g.profile = j.get<ProfileResult>();
+    else throw SchemaError("no result schema for gate '" + gate + "'");
+  } catch (const SchemaError& e) {
+    throw InputError(path + ": not a " + gate + " result of schema " + std::to_string(kResultSchemaVersion) + ": " +
+                     e.what());
+  }
+}
+
+void attach_result_json(GateResult& g, const std::string& test_name, const std::vector<std::string>& result_dirs) {
   if (g.outcome == Outcome::not_run || g.outcome == Outcome::missing || g.outcome == Outcome::conflict) return;
-  const std::string written = result_path_from_command_line(g.record.command_line);
-  if (written.empty()) return;  // this test does not write one (agent tests, for instance)
-  g.result_path = written;
+  const std::string gate = gate_of(test_name);
+  if (!writes_result(gate)) return;
+  const auto candidates = result_path_candidates(test_name, g.origin ? g.origin->path : "", result_dirs);
+  if (candidates.empty()) {
+    g.result_problem = "result file missing: " + (g.origin ? g.origin->path : std::string("the Test.xml")) +
+                       " is not in a build folder's Testing/<tag>/ and no --gate-results folder was given";
+    return;
+  }
   std::string found;
-  for (const std::string& c : result_path_candidates(written, g.origin ? g.origin->path : "", maps))
+  for (const std::string& c : candidates)
     if (fs::is_regular_file(c)) {
       found = c;
       break;
     }
   if (found.empty()) {
-    g.result_problem = "result file missing: " + written;
+    g.result_path = candidates.front();
+    g.result_problem = "result file missing: " + candidates.front();
     return;
   }
   g.result_path = found;
@@ -105,26 +113,31 @@ void attach_result_json(GateResult& g, const std::vector<PathMap>& maps) {
     g.result_problem = "result file is not valid JSON: " + found;
     return;
   }
-  if (g.origin && j.contains("started") && j["started"].is_string()) {
-    long long t = parse_utc(j["started"].get<std::string>());
+  ResultHeader header;
+  try {
+    header = j.get<ResultHeader>();
+  } catch (const SchemaError& e) {
+    throw InputError(found + ": " + e.what());
+  }
+  if (g.origin && !header.started.empty()) {
+    long long t = parse_utc(header.started);
     if (t >= 0 && g.origin->start_time > 0 && t < g.origin->start_time - kClockSlackS) {
-      g.result_problem = "result file " + found + " is older than this run (started " + j["started"].get<std::string>() +
+      g.result_problem = "result file " + found + " is older than this run (started " + header.started +
                          ", testing began " + fmt_utc(g.origin->start_time) + "): not used";
       return;
     }
     if (t >= 0 && g.origin->end_time > 0 && t > g.origin->end_time + kClockSlackS) {
-      g.result_problem = "result file " + found + " was written after this run (started " +
-                         j["started"].get<std::string>() + ", testing ended " + fmt_utc(g.origin->end_time) +
-                         "): not used";
+      g.result_problem = "result file " + found + " was written after this run (started " + header.started +
+                         ", testing ended " + fmt_utc(g.origin->end_time) + "): not used";
       return;
     }
   }
   std::string why;
-  if (!status_agrees(g, j, &why)) {
+  if (!status_agrees(g, header.status, &why)) {
     g.result_problem = why + " (" + found + "): not used";
     return;
   }
-  g.result = std::move(j);
+  read_gate_result(g, gate, j, found);
 }
 
 }  // namespace arena::score

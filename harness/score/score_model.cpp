@@ -18,22 +18,18 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const char* const kSlowerPrefix = "candidate is slower on ";
 
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
+// The agent test's own measurements (its record stays outside the gate results).
 double measured(const GateResult& g, const std::string& name) {
   auto it = g.record.numbers.find(name);
   return it == g.record.numbers.end() ? kNaN : it->second;
 }
 
-// The candidate's failures the perf gate reported: from its JSON, else its FAILED: lines.
+// The candidate's failures the perf gate reported: from its result, else its FAILED: lines.
 std::vector<std::string> perf_failures(const GateResult& g) {
   std::vector<std::string> out;
-  if (g.result.is_object() && g.result.contains("failures") && g.result["failures"].is_array()) {
-    for (const auto& f : g.result["failures"])
-      if (f.is_string()) out.push_back(f.get<std::string>());
-    if (g.result.contains("error") && g.result["error"].is_string()) out.push_back(g.result["error"].get<std::string>());
+  if (g.perf) {
+    out = g.perf->failures;
+    if (!g.perf->header.error.empty()) out.push_back(g.perf->header.error);
     return out;
   }
   size_t pos = 0;
@@ -46,56 +42,37 @@ std::vector<std::string> perf_failures(const GateResult& g) {
   return out;
 }
 
+double statistic(const std::map<std::string, double>& s, const char* key) {
+  auto it = s.find(key);
+  return it == s.end() ? kNaN : it->second;
+}
+
 void read_perf(const GateResult& g, TaskScore& t) {
-  const json& j = g.result;
-  if (j.is_object() && j.contains("speedup")) {
-    t.speedup = number_or_nan(j, "speedup");
-    t.ci_low = number_or_nan(j, "ci95_low");
-    t.ci_high = number_or_nan(j, "ci95_high");
-    t.verdict = j.value("verdict", "");
-    t.reference = j.value("baseline_name", "baseline");
-    if (j.contains("speedup_vs") && j["speedup_vs"].is_object())
-      for (const auto& [name, x] : j["speedup_vs"].items())
-        t.speedup_vs[name] = {number_or_nan(x, "speedup"), number_or_nan(x, "ci95_low"), number_or_nan(x, "ci95_high")};
-    if (j.contains("device") && j["device"].is_object()) t.device = j["device"].value("name", "");
-    if (j.contains("configs") && j["configs"].is_array())
-      for (const auto& c : j["configs"]) {
-        PerfConfig pc{c.value("label", "?"), c.value("params", ""), c.value("verdict", ""),
-                      number_or_nan(c, "speedup"), number_or_nan(c, "ci95_low"), number_or_nan(c, "ci95_high"),
-                      kNaN, kNaN, kNaN};
-        if (c.contains("candidate") && c["candidate"].is_object()) {
-          pc.fraction_of_peak = number_or_nan(c["candidate"], "fraction_of_peak");
-          pc.candidate_us = number_or_nan(c["candidate"], "median_ms") * 1e3;
-        }
-        if (c.contains("baseline") && c["baseline"].is_object())
-          pc.baseline_us = number_or_nan(c["baseline"], "median_ms") * 1e3;
-        t.configs.push_back(pc);
-      }
-  } else {  // the headline numbers CTest kept from the gate's output
-    t.speedup = measured(g, "speedup");
-    t.ci_low = measured(g, "ci95_low");
-    t.ci_high = measured(g, "ci95_high");
-    auto v = g.record.texts.find("verdict");
-    if (v != g.record.texts.end()) t.verdict = v->second;
-    auto r = g.record.texts.find("baseline_name");
-    if (r != g.record.texts.end()) t.reference = r->second;
-    const std::string vs = "speedup_vs.";
-    for (const auto& [name, value] : g.record.numbers)
-      if (name.rfind(vs, 0) == 0 && !ends_with(name, ".ci95_low") && !ends_with(name, ".ci95_high"))
-        t.speedup_vs[name.substr(vs.size())] = {value, measured(g, name + ".ci95_low"), measured(g, name + ".ci95_high")};
-    const std::string prefix = "speedup.";
-    for (const auto& [name, value] : g.record.numbers)
-      if (name.rfind(prefix, 0) == 0) {
-        const std::string label = name.substr(prefix.size());
-        t.configs.push_back({label, "", "", value, kNaN, kNaN, measured(g, "candidate_fraction_of_peak." + label),
-                             measured(g, "baseline_median_us." + label), measured(g, "candidate_median_us." + label)});
-      }
-  }
   t.fraction_of_peak = kNaN;
-  for (const auto& c : t.configs)
-    if (std::isfinite(c.fraction_of_peak))
-      t.fraction_of_peak = std::isfinite(t.fraction_of_peak) ? std::min(t.fraction_of_peak, c.fraction_of_peak)
-                                                             : c.fraction_of_peak;
+  if (!g.perf || !g.perf->report) return;  // no numbers without a result file
+  const PerfReport& r = *g.perf->report;
+  t.speedup = r.speedup.speedup;
+  t.ci_low = r.speedup.ci95_low;
+  t.ci_high = r.speedup.ci95_high;
+  t.verdict = verdict_name(r.speedup.verdict);
+  t.reference = r.baseline_name;
+  for (const auto& [name, x] : r.speedup_vs) t.speedup_vs[name] = {x.speedup, x.ci95_low, x.ci95_high};
+  if (g.perf->device) t.device = g.perf->device->name;
+  for (const PerfConfig& c : r.configs) {
+    ConfigScore cs{c.label, c.params, "", kNaN, kNaN, kNaN, {}};
+    if (c.error.empty()) {
+      cs.verdict = verdict_name(c.speedup.verdict);
+      cs.speedup = c.speedup.speedup;
+      cs.ci_low = c.speedup.ci95_low;
+      cs.ci_high = c.speedup.ci95_high;
+      cs.statistics = c.statistics;
+    }
+    t.configs.push_back(cs);
+  }
+  for (const auto& c : t.configs) {
+    const double f = statistic(c.statistics, kFractionOfPeak);
+    if (std::isfinite(f)) t.fraction_of_peak = std::isfinite(t.fraction_of_peak) ? std::min(t.fraction_of_peak, f) : f;
+  }
 }
 
 GateView view_of(const GateResult& g) {
@@ -106,22 +83,20 @@ GateView view_of(const GateResult& g) {
   v.result_path = g.result_path;
   v.result_problem = g.result_problem;
   v.files = g.files;
-  if (g.outcome == Outcome::conflict) return v;  // the records disagree: no numbers from either
-  for (const char* k : {"configs_passed", "configs_total", "max_abs_err", "max_rel_err", "seconds"}) {
-    double x = measured(g, k);
+  if (g.outcome == Outcome::conflict || !g.correct) return v;  // the records disagree, or no counts to show
+  const CorrectResult& c = *g.correct;
+  if (c.passed_configs) v.numbers["configs_passed"] = *c.passed_configs;
+  if (c.total_configs) v.numbers["configs_total"] = *c.total_configs;
+  for (const auto& [k, x] : {std::pair<const char*, double>{"max_abs_err", c.max_abs_err},
+                             {"max_rel_err", c.max_rel_err},
+                             {"seconds", c.seconds}})
     if (std::isfinite(x)) v.numbers[k] = x;
-  }
-  if (g.result.is_object()) {  // the result file is authoritative for config counts
-    if (g.result.contains("passed_configs")) v.numbers["configs_passed"] = number_or_nan(g.result, "passed_configs");
-    if (g.result.contains("total_configs")) v.numbers["configs_total"] = number_or_nan(g.result, "total_configs");
-  }
   return v;
 }
 
 // The first lines saying why a gate did not pass.
 std::vector<std::string> gate_errors(const std::string& gate, const GateResult& g) {
   std::vector<std::string> lines;
-  const json& j = g.result;
   if (g.outcome == Outcome::timeout || g.outcome == Outcome::crashed || g.outcome == Outcome::conflict)
     lines.push_back(g.detail);
   if (g.outcome == Outcome::conflict) return {gate + ": " + g.detail};
@@ -130,25 +105,19 @@ std::vector<std::string> gate_errors(const std::string& gate, const GateResult& 
       if (l.find("the compiler output is above") == std::string::npos &&
           l.find("the compiler's output follows") == std::string::npos)
         lines.push_back(l);
-    if (j.is_object() && j.contains("message") && j["message"].is_string()) {
-      std::string m = one_line(j["message"].get<std::string>());
+    if (g.compile && !g.compile->message.empty()) {
+      std::string m = one_line(g.compile->message);
       if (std::find(lines.begin(), lines.end(), m) == lines.end()) lines.push_back(m);
     }
-  } else if ((gate == "correct_seen" || gate == "correct_unseen") && j.is_object() &&
-             (j.contains("configs") || j.contains("error"))) {
-    if (j.contains("error") && j["error"].is_string()) lines.push_back(one_line(j["error"].get<std::string>()));
-    if (j.contains("configs") && j["configs"].is_array())
-      for (const auto& c : j["configs"]) {
-        if (c.value("passed", true) || lines.size() >= 3) continue;
-        std::string first = c.contains("problems") && c["problems"].is_array() && !c["problems"].empty() &&
-                                    c["problems"][0].is_string()
-                                ? c["problems"][0].get<std::string>()
-                                : "failed";
-        const std::string label = c.value("label", "?");
-        // arena-correct's problems already say "... on <label> (<params>), trial t, launch l"
-        lines.push_back(one_line(first.find(label) != std::string::npos ? first
-                                 : label + (c.contains("params") ? " (" + c.value("params", "") + ")" : "") + ": " + first));
-      }
+  } else if ((gate == "correct_seen" || gate == "correct_unseen") && g.correct) {
+    if (!g.correct->header.error.empty()) lines.push_back(one_line(g.correct->header.error));
+    for (const CorrectConfig& c : g.correct->configs) {
+      if (c.passed || lines.size() >= 3) continue;
+      std::string first = c.problems.empty() ? "failed" : c.problems[0];
+      // arena-correct's problems already say "... on <label> (<params>), trial t, launch l"
+      lines.push_back(one_line(first.find(c.label) != std::string::npos ? first
+                               : c.label + (c.params.empty() ? "" : " (" + c.params + ")") + ": " + first));
+    }
   } else if (gate == "perf") {
     for (const auto& f : perf_failures(g))
       if (lines.size() < 3) lines.push_back(one_line(f));
@@ -164,12 +133,6 @@ std::vector<std::string> gate_errors(const std::string& gate, const GateResult& 
 }
 
 }  // namespace
-
-double number_or_nan(const json& j, const char* key) {
-  if (!j.is_object()) return kNaN;
-  auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>() : kNaN;
-}
 
 double aka_points(bool compiled, bool correct, double speedup) {
   if (!compiled) return 0;
@@ -192,10 +155,8 @@ TaskScore score_task(const std::string& suite, const std::string& task,
   for (const auto& name : kGates)
     if (gates.count(name) && gates.at(name)) t.gates[name] = view_of(*gates.at(name));
     else if (name != "agent" && name != "profile") t.gates[name] = GateView{};
-  if (gates.count("profile") && gates.at("profile")) {
-    const std::string prefix = "bottleneck.";
-    for (const auto& [k, v] : gate("profile").record.texts)
-      if (k.rfind(prefix, 0) == 0) t.bottleneck[k.substr(prefix.size())] = v;
+  if (gates.count("profile") && gates.at("profile") && gate("profile").profile) {
+    for (const auto& [side, p] : gate("profile").profile->sides) t.bottleneck[side] = p.bottleneck;
     if (!t.bottleneck.empty()) {
       std::string line = "profile:";
       for (const auto& [side, cls] : t.bottleneck) line += " " + side + " " + cls + ";";
@@ -261,7 +222,7 @@ TaskScore score_task(const std::string& suite, const std::string& task,
     open("perf", perf);
   } else if (!t.perf_valid) {
     t.judged = false;
-    t.unjudged_reason = "perf passed but recorded no speedup (no result file and no measurements)";
+    t.unjudged_reason = "perf passed but recorded no speedup (no result file with one)";
   }
   t.aka_score = aka_points(t.compiled, t.correct, t.speedup);
 
@@ -302,7 +263,7 @@ TaskScore score_task(const std::string& suite, const std::string& task,
     t.notes.push_back(join(skipped) + ": skipped (" + t.skip_reason + ")");
   }
   if (perf.outcome == Outcome::passed && !std::isfinite(t.speedup))
-    t.errors.push_back("perf: passed but no speedup was recorded (no result file and no measurements)");
+    t.errors.push_back("perf: passed but no speedup was recorded (no result file with one)");
   return t;
 }
 
@@ -319,12 +280,13 @@ json task_to_json(const TaskScore& t) {
     gates[name] = jg;
   }
   json configs = json::array();
-  for (const auto& c : t.configs)
-    configs.push_back({{"label", c.label}, {"params", c.params}, {"verdict", c.verdict},
-                       {"speedup", finite_or_null(c.speedup)}, {"ci95_low", finite_or_null(c.ci_low)},
-                       {"ci95_high", finite_or_null(c.ci_high)}, {"fraction_of_peak", finite_or_null(c.fraction_of_peak)},
-                       {"baseline_median_us", finite_or_null(c.baseline_us)},
-                       {"candidate_median_us", finite_or_null(c.candidate_us)}});
+  for (const auto& c : t.configs) {
+    json cj = {{"label", c.label}, {"params", c.params}, {key::verdict, c.verdict},
+               {key::speedup, finite_or_null(c.speedup)}, {key::ci95_low, finite_or_null(c.ci_low)},
+               {key::ci95_high, finite_or_null(c.ci_high)}};
+    for (const ConfigStatistic& s : config_statistics()) cj[s.key] = finite_or_null(statistic(c.statistics, s.key));
+    configs.push_back(cj);
+  }
   json speedup_vs = json::object();
   for (const auto& [name, x] : t.speedup_vs)
     speedup_vs[name] = {{"speedup", finite_or_null(x.speedup)}, {"ci95_low", finite_or_null(x.ci_low)},

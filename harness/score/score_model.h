@@ -12,10 +12,10 @@
 
 namespace arena::score {
 
-struct PerfConfig {
+struct ConfigScore {
   std::string label, params, verdict;
-  double speedup, ci_low, ci_high;  // NaN where unknown
-  double fraction_of_peak, baseline_us, candidate_us;
+  double speedup, ci_low, ci_high;           // NaN where unknown
+  std::map<std::string, double> statistics;  // config_statistics() (result_schema.h), by key
 };
 
 // The candidate against a second reference timed in the same rounds (torch.compile).
@@ -54,7 +54,7 @@ struct TaskScore {
   double fraction_of_peak;          // lowest candidate fraction of peak over the perf configurations
   std::string device;
   std::map<std::string, std::string> bottleneck;  // side -> class, from the opt-in profile gate
-  std::vector<PerfConfig> configs;
+  std::vector<ConfigScore> configs;
   double aka_score = 0;
   std::vector<std::string> errors;  // "<gate>: <line>"
   std::vector<std::string> notes;   // skips, result files missing or not used, inferences
@@ -71,7 +71,5 @@ TaskScore score_task(const std::string& suite, const std::string& task,
 
 nlohmann::json task_to_json(const TaskScore& t);
 
-// JSON number or NaN (results store NaN as null).
-double number_or_nan(const nlohmann::json& j, const char* key);
 
 }  // namespace arena::score

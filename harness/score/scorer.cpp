@@ -55,13 +55,13 @@ json metric_definitions() {
   };
 }
 
-json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::vector<PathMap>& maps,
+json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::vector<std::string>& result_dirs,
                           const std::string& run_name, bool allow_mixed_seeds) {
   std::vector<TestXml> files;
   files.reserve(xml_paths.size());
   for (const auto& p : xml_paths) files.push_back(read_test_xml(p));
   // Shards of one run were configured alike; a different seed means different unseen configurations.
-  const std::string mixed_seeds = describe_mixed_fuzz_seeds(files);
+  const std::string mixed_seeds = describe_mixed_fuzz_seeds(files, result_dirs);
   if (!mixed_seeds.empty() && !allow_mixed_seeds)
     throw InputError("these Test.xml files are not shards of one run: their correctness gates used different fuzz "
                      "seeds (" + mixed_seeds + "), so their unseen configurations differ. Configure every shard "
@@ -75,7 +75,7 @@ json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::
     throw InputError(list + ": no <suite>/<task>/<gate> tests (compile, correct_seen, correct_unseen, perf, agent) "
                             "in these Test.xml files");
   }
-  for (auto& [name, g] : gates) attach_result_json(g, maps);
+  for (auto& [name, g] : gates) attach_result_json(g, name, result_dirs);
 
   // Group by task, in name order.
   std::map<std::string, std::map<std::string, const GateResult*>> by_task;
@@ -116,7 +116,7 @@ json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::
                       {"wall_s", wall_seconds(f)},
                       {"tests", f.tests.size()},
                       {"gate_tests", gate_tests},
-                      {"fuzz_seeds", fuzz_seeds(f)}});
+                      {"fuzz_seeds", fuzz_seeds(f, result_dirs)}});
   }
   json warnings = json::array();
   if (!mixed_seeds.empty())
@@ -127,8 +127,8 @@ json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::
     for (const auto& [name, g] : t.gates) missing_results += !g.result_problem.empty();
   if (missing_results)
     warnings.push_back(std::to_string(missing_results) +
-                       " gate result file(s) missing or not used: the Test.xml outcome counts, details come from its "
-                       "measurements (see each task's notes)");
+                       " gate result file(s) missing or not used: the Test.xml outcome counts, but those gates give no "
+                       "numbers (see each task's notes)");
   if (!merge.conflicts.empty())
     warnings.push_back(std::to_string(merge.conflicts.size()) +
                        " test(s) with conflicting outcomes across Test.xml files: counted as failed");

@@ -1,7 +1,9 @@
 #include "shards.h"
 
 #include <algorithm>
-#include <regex>
+#include <fstream>
+
+#include "result_json.h"
 
 namespace arena::score {
 
@@ -68,27 +70,34 @@ std::map<std::string, GateResult> merge_gate_tests(const std::vector<TestXml>& f
   return out;
 }
 
-std::set<std::string> fuzz_seeds(const TestXml& file) {
-  // CTest quotes every argument ("--fuzz-seed" "123"); a hand-written command line may not.
-  static const std::regex seed_arg("(?:^|[\\s\"])--fuzz-seed\"?(?:\\s+|=)\"?([^\\s\"]+)");
+std::set<std::string> fuzz_seeds(const TestXml& file, const std::vector<std::string>& result_dirs) {
   std::set<std::string> out;
   for (const TestRecord& r : file.tests) {
     std::string suite, task, gate;
     if (!split_gate_test_name(r.name, &suite, &task, &gate) || is_framework(r)) continue;
-    for (std::sregex_iterator it(r.command_line.begin(), r.command_line.end(), seed_arg), end; it != end; ++it)
-      out.insert((*it)[1].str());
+    if (gate.rfind("correct_", 0) != 0 || (r.status != "passed" && r.status != "failed")) continue;
+    for (const std::string& path : result_path_candidates(r.name, file.path, result_dirs)) {
+      std::ifstream in(path);
+      if (!in) continue;
+      nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+      if (j.is_discarded() || !j.is_object()) break;  // scoring names the file
+      GateResult g;
+      read_gate_result(g, gate, j, path);
+      if (g.correct->fuzz_seed) out.insert(std::to_string(*g.correct->fuzz_seed));
+      break;
+    }
   }
   return out;
 }
 
-std::string describe_mixed_fuzz_seeds(const std::vector<TestXml>& files) {
+std::string describe_mixed_fuzz_seeds(const std::vector<TestXml>& files, const std::vector<std::string>& result_dirs) {
   std::map<std::string, std::vector<std::string>> by_seed;  // seed -> files
   for (const TestXml& f : files)
-    for (const std::string& s : fuzz_seeds(f)) by_seed[s].push_back(f.path);
+    for (const std::string& s : fuzz_seeds(f, result_dirs)) by_seed[s].push_back(f.path);
   if (by_seed.size() < 2) return "";
   std::string out;
   for (const auto& [seed, paths] : by_seed) {
-    out += std::string(out.empty() ? "" : "; ") + "--fuzz-seed " + seed + " in ";
+    out += std::string(out.empty() ? "" : "; ") + "fuzz seed " + seed + " in ";
     for (size_t i = 0; i < paths.size(); ++i) out += (i ? ", " : "") + paths[i];
   }
   return out;

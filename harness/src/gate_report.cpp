@@ -44,22 +44,24 @@ void write_json_atomic(const std::string& path, const nlohmann::json& j) {
   fs::rename(partial, path);
 }
 
-nlohmann::json device_json(const arena_device_info& info, int id) {
-  return {{"id", id},
-          {"name", info.name},
-          {"arch", info.arch},
-          {"vendor", info.vendor_amd ? "amd" : "nvidia"},
-          {"sm_count", info.sm_count},
-          {"warp_size", info.warp_size},
-          {"clock_khz", info.clock_khz},
-          {"mem_clock_khz", info.mem_clock_khz},
-          {"mem_bus_bits", info.mem_bus_bits},
-          {"l2_bytes", info.l2_bytes},
-          {"total_mem", info.total_mem},
-          {"runtime_version", info.runtime_version},
-          {"driver_version", info.driver_version},
-          {"peak_bytes_per_s", info.peak_bytes_per_s},
-          {"peak_fp32_flops", info.peak_fp32_flops}};
+DeviceFacts device_facts(const arena_device_info& info, int id) {
+  DeviceFacts d;
+  d.id = id;
+  d.name = info.name;
+  d.arch = info.arch;
+  d.vendor = info.vendor_amd ? "amd" : "nvidia";
+  d.sm_count = info.sm_count;
+  d.warp_size = info.warp_size;
+  d.clock_khz = info.clock_khz;
+  d.mem_clock_khz = info.mem_clock_khz;
+  d.mem_bus_bits = info.mem_bus_bits;
+  d.l2_bytes = info.l2_bytes;
+  d.total_mem = static_cast<int64_t>(info.total_mem);
+  d.runtime_version = info.runtime_version;
+  d.driver_version = info.driver_version;
+  d.peak_bytes_per_s = info.peak_bytes_per_s;
+  d.peak_fp32_flops = info.peak_fp32_flops;
+  return d;
 }
 
 std::string utc_now() {
@@ -71,7 +73,7 @@ std::string utc_now() {
 
 void skip_gate(const std::string& why, const std::string& result_path, nlohmann::json result) {
   std::printf("SKIPPED: %s\n", why.c_str());
-  result["status"] = "skipped";
+  result[key::status] = Status::Skipped;
   result["skip_reason"] = why;
   if (!result_path.empty()) write_json_atomic(result_path, result);
   std::fflush(stdout);

@@ -84,10 +84,23 @@ double target_half_width(double median_ms) {
   return std::log1p(pts[2][1]);
 }
 
-json summary_json(const Summary& s) {
-  return {{"samples", s.n},       {"median_ms", s.median}, {"mean_ms", s.mean}, {"min_ms", s.min},
-          {"max_ms", s.max},      {"q1_ms", s.q1},         {"q3_ms", s.q3},     {"stdev_rel", s.stdev_rel},
-          {"iqr_rel", s.iqr_rel}};
+// One side's samples as the result schema records them.
+SideTiming side_timing(const Summary& s) {
+  SideTiming t;
+  t.samples = static_cast<int64_t>(s.n);
+  t.median_ms = s.median;
+  t.mean_ms = s.mean;
+  t.min_ms = s.min;
+  t.max_ms = s.max;
+  t.q1_ms = s.q1;
+  t.q3_ms = s.q3;
+  t.stdev_rel = s.stdev_rel;
+  t.iqr_rel = s.iqr_rel;
+  return t;
+}
+
+SpeedupInterval interval(const SpeedupEstimate& e, double delta) {
+  return {e.speedup, e.ci_low, e.ci_high, decide(e.ci_low, e.ci_high, delta)};
 }
 
 std::vector<double> flatten(const std::vector<std::vector<double>>& rounds) {
@@ -417,7 +430,7 @@ void PerfEngine::finish_kept_checks(ConfigRun& c, json& checks) {
   c.kept_checks.clear();
 }
 
-json PerfEngine::report() {
+PerfReport PerfEngine::report() {
   const bool cupti = [&] {
     for (Side* s : sides_) {
       json d = s->describe();
@@ -427,23 +440,25 @@ json PerfEngine::report() {
   }();
   timing_ = cupti ? "the GPU's own start and end of the launch's work (activity trace), after a cache flush"
                   : "device events around one launch, after a cache flush";
-  json out = {{"method",
-               {{"flush_bytes", opt_.flush_bytes},
-                {"flush_mode", opt_.flush_mode},
-                {"flush", "read-modify-write kernel on the timing stream before every sample"},
-                {"inputs", "drawn afresh on the device for every sample; outputs and workspace poisoned"},
-                {"timing", timing_},
-                {"samples_per_round", opt_.samples_per_round},
-                {"min_rounds", opt_.min_rounds},
-                {"warmup_s", opt_.warmup_s},
-                {"budget_s", opt_.budget_s},
-                {"timed_seconds", timed_seconds_},
-                {"timed_out", timed_out_},
-                {"batches", batches_},
-                {"delta", opt_.delta},
-                {"kept_samples", opt_.kept_samples},
-                {"interleaving", "Google Benchmark random interleaving of repetitions (rounds)"}}},
-              {"configs", json::array()}};
+  PerfReport out;
+  PerfMethod& m = out.method;
+  m.flush_bytes = static_cast<int64_t>(opt_.flush_bytes);
+  m.flush_mode = opt_.flush_mode;
+  m.flush = opt_.flush_mode == 1   ? "read sweep, then its lines dropped from L2, on the timing stream before every sample"
+            : opt_.flush_mode == 2 ? "read-modify-write sweep on the timing stream before every sample"
+                                   : "the platform's sweep (NVIDIA: read; AMD: read-modify-write) on the timing stream before every sample";
+  m.inputs = "drawn afresh on the device for every sample; outputs and workspace poisoned";
+  m.timing = timing_;
+  m.samples_per_round = opt_.samples_per_round;
+  m.min_rounds = opt_.min_rounds;
+  m.warmup_s = opt_.warmup_s;
+  m.budget_s = opt_.budget_s;
+  m.timed_seconds = timed_seconds_;
+  m.timed_out = timed_out_;
+  m.batches = batches_;
+  m.delta = opt_.delta;
+  m.kept_samples = opt_.kept_samples;
+  m.interleaving = "Google Benchmark random interleaving of repetitions (rounds)";
   {
     Spent spent(spent_s_, "kept_checks_s");
     for (auto& c : configs_) start_kept_checks(*c);
@@ -452,43 +467,42 @@ json PerfEngine::report() {
   std::map<std::string, std::vector<SpeedupEstimate>> extra_estimates;
   std::vector<double> event_overheads;
   for (auto& c : configs_) {
-    json cj = {{"label", c->config.label}, {"params", c->config.describe()}};
+    PerfConfig cj;
+    cj.label = c->config.label;
+    cj.params = c->config.describe();
     const double bytes = task_.cost_bytes.eval_double(c->config.bindings);
     const double flops = task_.cost_flops.eval_double(c->config.bindings);
     bool complete = true;
     for (SideRun& s : c->sides) complete &= !s.rounds.empty() && s.rounds.size() == c->a().rounds.size();
     if (!complete) {
-      cj["error"] = "not timed: " + (fatal_.empty() ? std::string("no rounds") : fatal_);
-      out["configs"].push_back(cj);
+      cj.error = "not timed: " + (fatal_.empty() ? std::string("no rounds") : fatal_);
+      out.configs.push_back(cj);
       continue;
     }
     SpeedupEstimate e = estimate_speedup(c->a().rounds, c->b().rounds, opt_.seed);
     estimates.push_back(e);
-    Verdict v = decide(e.ci_low, e.ci_high, opt_.delta);
-    cj["speedup"] = e.speedup;
-    cj["speedup_median_of_rounds"] = e.speedup_median_of_rounds;
-    cj["ci95_low"] = e.ci_low;
-    cj["ci95_high"] = e.ci_high;
-    cj["ci_method"] = e.ci_method;
-    cj["rounds"] = e.rounds;
-    cj["verdict"] = verdict_name(v);
-    cj["bytes"] = bytes;
-    cj["flops"] = flops;
+    cj.speedup = interval(e, opt_.delta);
+    const Verdict v = cj.speedup.verdict;
+    cj.speedup_median_of_rounds = e.speedup_median_of_rounds;
+    cj.ci_method = e.ci_method;
+    cj.rounds = e.rounds;
+    cj.bytes = bytes;
+    cj.flops = flops;
     for (SideRun& side : c->sides) {
       SideRun* s = &side;
       Summary sum = summarize(flatten(s->rounds));
-      json sj = summary_json(sum);
+      SideTiming sj = side_timing(sum);
       const double secs = sum.median / 1e3;
       const double bw = bytes / secs, fl = flops / secs;
-      sj["bytes_per_s"] = bw;
-      sj["flops_per_s"] = fl;
-      sj["fraction_of_peak_bw"] = bw / device_.peak_bytes_per_s;
-      sj["fraction_of_peak_fp32"] = fl / device_.peak_fp32_flops;
-      sj["fraction_of_peak"] = std::max(bw / device_.peak_bytes_per_s,
-                                        task_.cost_compute == "fp32" ? fl / device_.peak_fp32_flops : 0.0);
-      sj["samples_ms"] = flatten(s->rounds);
+      sj.bytes_per_s = bw;
+      sj.flops_per_s = fl;
+      sj.fraction_of_peak_bw = bw / device_.peak_bytes_per_s;
+      sj.fraction_of_peak_fp32 = fl / device_.peak_fp32_flops;
+      sj.fraction_of_peak = std::max(bw / device_.peak_bytes_per_s,
+                                     task_.cost_compute == "fp32" ? fl / device_.peak_fp32_flops : 0.0);
+      sj.samples_ms = flatten(s->rounds);
       if (!s->event_us.empty()) {
-        sj["event_median_us"] = median(s->event_us);
+        sj.event_median_us = median(s->event_us);
         event_overheads.push_back(median(s->event_us) - sum.median * 1e3);
       }
       const std::string who = side_name(*s);
@@ -501,19 +515,24 @@ json PerfEngine::report() {
         failures_.push_back(who + " on " + c->config.label + ": " + std::to_string(fl / 1e12) +
                             " TFLOP/s is above the device's fp32 peak " +
                             std::to_string(device_.peak_fp32_flops / 1e12) + " TFLOP/s: not credible");
-      if (s->index < 2) {
-        cj[who] = sj;
+      if (s->index == 0) {
+        cj.statistics[kBaselineMedianUs] = sum.median * 1e3;
+        cj.baseline = sj;
+        continue;
+      }
+      if (s->index == 1) {
+        cj.statistics[kCandidateMedianUs] = sum.median * 1e3;
+        cj.statistics[kFractionOfPeak] = sj.fraction_of_peak;
+        cj.statistics[kCandidateIqrUs] = (sum.q3 - sum.q1) * 1e3;
+        cj.candidate = sj;
         continue;
       }
       // An extra reference (torch.compile): its own speedup over the candidate, same rounds.
       SpeedupEstimate x = estimate_speedup(s->rounds, c->b().rounds, opt_.seed);
       extra_estimates[s->side->role()].push_back(x);
-      sj["name"] = s->side->role();
-      sj["speedup"] = x.speedup;
-      sj["ci95_low"] = x.ci_low;
-      sj["ci95_high"] = x.ci_high;
-      sj["verdict"] = verdict_name(decide(x.ci_low, x.ci_high, opt_.delta));
-      cj["references"].push_back(sj);
+      sj.name = s->side->role();
+      sj.vs_candidate = interval(x, opt_.delta);
+      cj.references.push_back(sj);
     }
     json checks = json::array();
     {
@@ -526,37 +545,25 @@ json PerfEngine::report() {
       for (const auto& view : c->sets[set])
         for (const auto& p : view->integrity_problems(*stream_, false))
           failures_.push_back("after timing: " + p + " on " + c->config.label);
-    for (const auto& m : c->inputs_modified) failures_.push_back(m);
-    cj["post_timing_checks"] = checks;
+    for (const auto& msg : c->inputs_modified) failures_.push_back(msg);
+    cj.post_timing_checks = checks;
     if (v == Verdict::Slower)
       failures_.push_back("candidate is slower on " + c->config.label + " (speedup " + std::to_string(e.speedup) +
                           ", 95% CI [" + std::to_string(e.ci_low) + ", " + std::to_string(e.ci_high) + "])");
-    out["configs"].push_back(cj);
+    out.configs.push_back(cj);
   }
+  out.baseline_name = sides_[0]->role();
+  for (const auto& [name, why] : dropped_) out.references_dropped[name] = why;
   if (estimates.empty()) {
-    out["speedup"] = nullptr;
-    out["ci95_low"] = nullptr;
-    out["ci95_high"] = nullptr;
-    out["verdict"] = "NOT_TIMED";
+    out.speedup.verdict = Verdict::NotTimed;
     if (failures_.empty()) failures_.push_back("no configuration was timed");
     return out;
   }
-  SpeedupEstimate all = combine(estimates);
-  Verdict v = decide(all.ci_low, all.ci_high, opt_.delta);
-  out["speedup"] = all.speedup;
-  out["ci95_low"] = all.ci_low;
-  out["ci95_high"] = all.ci_high;
-  out["verdict"] = verdict_name(v);
-  out["aggregate"] = "geometric mean over seen configurations; log-space standard errors combined";
-  out["baseline_name"] = sides_[0]->role();
-  out["method"]["spent_s"] = spent_s_;
-  out["method"]["event_overhead_us"] = event_overheads.empty() ? 0.0 : median(event_overheads);
-  for (const auto& [name, why] : dropped_) out["references_dropped"][name] = why;
-  for (const auto& [name, xs] : extra_estimates) {
-    SpeedupEstimate x = combine(xs);
-    out["speedup_vs"][name] = {{"speedup", x.speedup}, {"ci95_low", x.ci_low}, {"ci95_high", x.ci_high},
-                               {"verdict", verdict_name(decide(x.ci_low, x.ci_high, opt_.delta))}};
-  }
+  out.speedup = interval(combine(estimates), opt_.delta);
+  out.aggregate = "geometric mean over seen configurations; log-space standard errors combined";
+  m.spent_s = spent_s_;
+  m.event_overhead_us = event_overheads.empty() ? 0.0 : median(event_overheads);
+  for (const auto& [name, xs] : extra_estimates) out.speedup_vs[name] = interval(combine(xs), opt_.delta);
   return out;
 }
 

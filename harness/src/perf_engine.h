@@ -16,6 +16,7 @@
 
 #include "device.h"
 #include "kernel_library.h"
+#include "result_schema.h"
 #include "side.h"
 #include "stats.h"
 #include "task_spec.h"
@@ -50,8 +51,9 @@ class PerfEngine {
   void prepare();
   // Timed rounds through Google Benchmark.
   void run();
-  // Statistics, roofline, speed-of-light and the checks of timed launches; fills failures().
-  nlohmann::json report();
+  // Statistics, roofline, speed-of-light and the checks of timed launches, in the result
+  // schema (result_schema.h); fills failures().
+  PerfReport report();
   const std::vector<std::string>& failures() const { return failures_; }
   // Google Benchmark's own JSON of every batch, merged.
   const nlohmann::json& gbench_json() const { return gbench_; }

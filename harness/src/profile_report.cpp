@@ -251,22 +251,30 @@ std::string format_profile(const std::string& title, const std::vector<SideProfi
   return o.str();
 }
 
-json profile_json(const std::vector<SideProfile>& sides, const DevicePeaks& peaks) {
-  json j = {{"device", peaks.name}, {"peak_bytes_per_s", peaks.bytes_per_s}, {"peak_fp32_flops", peaks.fp32_flops},
-            {"sides", json::object()}};
+ProfileResult profile_result(const std::vector<SideProfile>& sides, const DevicePeaks& peaks) {
+  ProfileResult r;
+  r.header.gate = "profile";
+  r.header.status = Status::Passed;
+  r.device = peaks.name;
+  r.peak_bytes_per_s = peaks.bytes_per_s;
+  r.peak_fp32_flops = peaks.fp32_flops;
   for (const auto& s : sides) {
-    json k = json::array();
-    for (const auto& x : s.kernels) k.push_back({{"name", x.name}, {"metrics", x.metrics}});
-    json stalls = json::object();
-    for (const auto& [r, v] : s.top_stalls) stalls[r] = v;
-    j["sides"][s.side] = {{"bottleneck", s.bottleneck}, {"why", s.why}, {"duration_ns", s.duration_ns},
-                          {"dram_bytes", s.dram_bytes}, {"flops", s.flops}, {"dram_pct", s.dram_pct},
-                          {"sm_sol_pct", s.sm_sol_pct}, {"mem_sol_pct", s.mem_sol_pct},
-                          {"occupancy_pct", s.occupancy_pct}, {"theoretical_occupancy_pct", s.theoretical_occupancy_pct},
-                          {"tensor_pipe_pct", s.tensor_pct},
-                          {"top_stalls", stalls}, {"kernels", k}};
+    ProfileSide& p = r.sides[s.side];
+    for (const auto& x : s.kernels) p.kernels.push_back({{"name", x.name}, {"metrics", x.metrics}});
+    for (const auto& [reason, v] : s.top_stalls) p.top_stalls[reason] = v;
+    p.bottleneck = s.bottleneck;
+    p.why = s.why;
+    p.duration_ns = s.duration_ns;
+    p.dram_bytes = s.dram_bytes;
+    p.flops = s.flops;
+    p.dram_pct = s.dram_pct;
+    p.sm_sol_pct = s.sm_sol_pct;
+    p.mem_sol_pct = s.mem_sol_pct;
+    p.occupancy_pct = s.occupancy_pct;
+    p.theoretical_occupancy_pct = s.theoretical_occupancy_pct;
+    p.tensor_pipe_pct = s.tensor_pct;
   }
-  return j;
+  return r;
 }
 
 }  // namespace arena

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "result_schema.h"
+
 namespace arena {
 
 // The metrics profile.sh asks Nsight Compute for (names with their roll-ups), in one place.
@@ -52,8 +54,9 @@ struct DevicePeaks {
   double bytes_per_s = 0, fp32_flops = 0;
 };
 
-// The short, stable text report (one column per side) and its JSON.
+// The short, stable text report (one column per side) and the profile gate's result (its
+// header says passed; the caller stamps the times).
 std::string format_profile(const std::string& title, const std::vector<SideProfile>& sides, const DevicePeaks& peaks);
-nlohmann::json profile_json(const std::vector<SideProfile>& sides, const DevicePeaks& peaks);
+ProfileResult profile_result(const std::vector<SideProfile>& sides, const DevicePeaks& peaks);
 
 }  // namespace arena

@@ -176,23 +176,6 @@ SpeedupEstimate estimate_speedup(const std::vector<std::vector<double>>& a_round
   return e;
 }
 
-const char* verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::Faster: return "FASTER";
-    case Verdict::Same: return "SAME";
-    case Verdict::Slower: return "SLOWER";
-    case Verdict::Ambiguous: return "AMBIGUOUS";
-  }
-  return "UNKNOWN";
-}
-
-Verdict decide(double ci_low, double ci_high, double delta) {
-  if (ci_low > 1 + delta) return Verdict::Faster;
-  if (ci_high < 1 - delta) return Verdict::Slower;
-  if (ci_low >= 1 - delta && ci_high <= 1 + delta) return Verdict::Same;
-  return Verdict::Ambiguous;
-}
-
 SpeedupEstimate combine(const std::vector<SpeedupEstimate>& per_config) {
   if (per_config.empty()) throw std::invalid_argument("combine: no estimates to combine");
   const double k = static_cast<double>(per_config.size());

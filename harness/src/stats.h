@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "result_schema.h"
+
 namespace arena {
 
 struct Summary {
@@ -49,13 +51,7 @@ SpeedupEstimate estimate_speedup(const std::vector<std::vector<double>>& a_round
                                  const std::vector<std::vector<double>>& b_rounds,
                                  uint64_t bootstrap_seed, int bootstrap_resamples = 2000);
 
-enum class Verdict { Faster, Same, Slower, Ambiguous };
-const char* verdict_name(Verdict);  // "FASTER", "SAME", "SLOWER", "AMBIGUOUS"
-
-// delta is the relative threshold (e.g. 0.01). FASTER if ci_low > 1 + delta; SLOWER if
-// ci_high < 1 - delta; SAME if [ci_low, ci_high] lies inside [1 - delta, 1 + delta];
-// AMBIGUOUS otherwise (including NaN bounds).
-Verdict decide(double ci_low, double ci_high, double delta);
+// The verdict of an interval (Verdict, decide) is part of the result schema: result_schema.h.
 
 // Combines independent per-configuration estimates into one: the speedup is the geometric mean
 // of the speedups. Each log-space standard error is recovered as se_i = log_half_width_i /

@@ -53,7 +53,7 @@ struct Gate {
   int trials = 3;
   double timeout_s = 10;
   std::string result_path;
-  json result;
+  CorrectResult result;
   int hangs = 0;            // configurations on which the candidate hung
   std::string gave_up;      // non-empty once the remaining configurations are not run
   size_t current = 0;       // configuration being checked
@@ -197,9 +197,11 @@ std::vector<std::future<TrialData>> take_prepared(Gate& g, size_t index) {
   return out;
 }
 
-json check_config(Gate& g, size_t index) {
+CorrectConfig check_config(Gate& g, size_t index) {
   const Config& c = g.configs[index];
-  json cj = {{"label", c.label}, {"params", c.describe()}, {"trials", json::array()}};
+  CorrectConfig cj;
+  cj.label = c.label;
+  cj.params = c.describe();
   std::vector<std::string> problems;
   auto t0 = std::chrono::steady_clock::now();
   if (!g.gave_up.empty()) problems.push_back("not run: " + g.gave_up);
@@ -220,12 +222,12 @@ json check_config(Gate& g, size_t index) {
     size_t before = problems.size();
     // The candidate's launch is recorded once per configuration, on the first trial's inputs.
     if (trial == 0 && !recorded(g, *g.candidate, c, host, problems)) {
-      cj["trials"].push_back(tj);
+      cj.trials.push_back(tj);
       break;
     }
     auto expected = g.reference ? std::move(data.expected) : baseline_outputs(g, c, host, problems);
     if (problems.size() > before) {
-      cj["trials"].push_back(tj);
+      cj.trials.push_back(tj);
       break;
     }
     // Different inputs must give different expected outputs, or a kernel could ignore them.
@@ -254,14 +256,14 @@ json check_config(Gate& g, size_t index) {
       auto second = candidate_run(g, c, host, expected, 1, where + ", launch 2", problems, tj["tensors"], stop);
       tj["launches_bitwise_identical"] = !first.empty() && first == second;  // NaNs make this false
     }
-    cj["trials"].push_back(tj);
+    cj.trials.push_back(tj);
   }
   if (g.hangs >= 1 && g.gave_up.empty())
     g.gave_up = "the candidate hung on an earlier configuration (each would cost a kernel timeout)";
-  cj["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  cj["host_wait_seconds"] = waiting_s;
-  cj["passed"] = problems.empty();
-  cj["problems"] = problems;
+  cj.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  cj.host_wait_seconds = waiting_s;
+  cj.passed = problems.empty();
+  cj.problems = problems;
   return cj;
 }
 
@@ -273,16 +275,18 @@ class ConfigTest : public ::testing::Test {
   void TestBody() override {
     Gate& g = *g_gate;
     g.current = index_;
-    json cj;
+    CorrectConfig cj;
     try {
       cj = check_config(g, index_);
     } catch (const std::exception& e) {
-      cj = {{"label", g.configs[index_].label}, {"passed", false}, {"problems", {std::string("error: ") + e.what()}}};
+      cj.label = g.configs[index_].label;
+      cj.passed = false;
+      cj.problems = {std::string("error: ") + e.what()};
     }
-    for (const auto& p : cj["problems"]) ADD_FAILURE() << p.get<std::string>();
-    (cj["passed"].get<bool>() ? g.passed : g.failed)++;
-    g.result["configs"].push_back(cj);
-    write_json_atomic(g.result_path, g.result);  // after every configuration: nothing is lost
+    for (const auto& p : cj.problems) ADD_FAILURE() << p;
+    (cj.passed ? g.passed : g.failed)++;
+    g.result.configs.push_back(cj);
+    write_json_atomic(g.result_path, g.result);  // after every configuration (status running): nothing is lost
   }
 
  private:
@@ -313,24 +317,27 @@ int arena_correct_main(int argc, char** argv) {
     g.trials = static_cast<int>(opt.number("trials", 3));
     g.timeout_s = opt.number("kernel-timeout-s", 10);
     g.task = load_task(opt.require("task"));
-    g.result = {{"gate", "correct_" + g.set},
-                {"task", g.task.suite + "/" + g.task.name},
-                {"candidate", opt.require("candidate")},
-                {"started", utc_now()},
-                {"configs", json::array()}};
+    g.result.header.gate = "correct_" + g.set;
+    g.result.header.task = g.task.suite + "/" + g.task.name;
+    g.result.header.started = utc_now();
+    g.result.candidate = opt.require("candidate");
+    // The seed of the generated configurations, recorded so that shards of one run can be told
+    // from different runs (every correctness gate of a build is given the same one).
+    if (opt.has("fuzz-seed") || g.set != "seen")
+      g.result.fuzz_seed = static_cast<uint64_t>(opt.number("fuzz-seed", 1));
     if (g.set == "seen") {
       g.configs = g.task.seen;
     } else {
       if (g.set == "all") g.configs = g.task.seen;  // task validation: every configuration
       g.configs.insert(g.configs.end(), g.task.unseen.begin(), g.task.unseen.end());
-      auto fuzz = generate_fuzz_configs(g.task, static_cast<uint64_t>(opt.number("fuzz-seed", 1)));
+      auto fuzz = generate_fuzz_configs(g.task, *g.result.fuzz_seed);
       g.configs.insert(g.configs.end(), fuzz.begin(), fuzz.end());
     }
-    g.result["oracle"] = opt.has("reference") ? "reference" : "baseline";
+    g.result.oracle = opt.has("reference") ? "reference" : "baseline";
 
     DeviceChoice dev = select_device();
-    if (!dev.available) skip_gate(dev.why + " (this gate needs a GPU)", g.result_path, g.result);
-    g.result["device"] = device_json(dev.info, dev.id);
+    if (!dev.available) skip_gate(dev.why + " (this gate needs a GPU)", g.result_path, json(g.result));
+    g.result.device = device_facts(dev.info, dev.id);
     std::printf("device %d: %s (%s)\n", dev.id, dev.info.name, dev.info.arch);
 
     const std::string task_file = g.task.file.string();
@@ -340,7 +347,7 @@ int arena_correct_main(int argc, char** argv) {
     else g.baseline = g.workers->side("baseline", opt.require("baseline"), true);
     std::vector<Side*> sides = {g.candidate.get()};
     if (g.baseline) sides.push_back(g.baseline.get());
-    GateWorkers::start(sides, g.result_path, g.result);
+    GateWorkers::start(sides, g.result_path, json(g.result));
     g.stream = std::make_unique<Stream>();
 
     int gargc = static_cast<int>(opt.passthrough().size());
@@ -348,8 +355,8 @@ int arena_correct_main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "arena-correct: %s\n", e.what());
     if (!g.result_path.empty()) {
-      g.result["status"] = "error";
-      g.result["error"] = e.what();
+      g.result.header.status = Status::Error;
+      g.result.header.error = e.what();
       write_json_atomic(g.result_path, g.result);
     }
     return 1;
@@ -371,14 +378,16 @@ namespace {
 
 void finish(Gate& g, int rc, double secs) {
   const std::string suite = "correct_" + g.set;
-  g.result["finished"] = utc_now();
-  g.result["seconds"] = secs;
-  g.result["passed_configs"] = g.passed;
-  g.result["total_configs"] = g.configs.size();
-  g.result["status"] = rc == 0 && g.failed == 0 ? "passed" : "failed";
-  g.result["workers"] = {{"candidate", g.candidate->describe()}};
-  if (g.baseline) g.result["workers"]["baseline"] = g.baseline->describe();
-  g.result["process_model"] = "the judge (this process) never loads candidate code; workers launch it on its buffers";
+  g.result.header.finished = utc_now();
+  g.result.header.status = rc == 0 && g.failed == 0 ? Status::Passed : Status::Failed;
+  g.result.seconds = secs;
+  g.result.passed_configs = g.passed;
+  g.result.total_configs = static_cast<int>(g.configs.size());
+  g.result.max_abs_err = g.worst_abs;
+  g.result.max_rel_err = g.worst_rel;
+  g.result.workers = {{"candidate", g.candidate->describe()}};
+  if (g.baseline) g.result.workers["baseline"] = g.baseline->describe();
+  g.result.process_model = "the judge (this process) never loads candidate code; workers launch it on its buffers";
   write_json_atomic(g.result_path, g.result);
   std::printf("%s: %d of %zu configuration(s) passed, %d trial(s) each; worst max abs err %.3g, max rel err %.3g\n",
               suite.c_str(), g.passed, g.configs.size(), g.trials, g.worst_abs, g.worst_rel);

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,38 +26,34 @@ using json = nlohmann::json;
 
 namespace {
 
-void print_table(const json& r) {
+void print_table(const PerfReport& r) {
   std::printf("\n%-10s %-28s %12s %12s %9s %19s %9s %8s\n", "config", "params", "base med us", "cand med us",
               "speedup", "95% CI", "verdict", "cand %pk");
-  for (const auto& c : r["configs"]) {
-    if (c.contains("error")) {
-      std::printf("%-10s %-28s %s\n", c["label"].get<std::string>().c_str(), c["params"].get<std::string>().c_str(),
-                  c["error"].get<std::string>().c_str());
+  for (const auto& c : r.configs) {
+    if (!c.error.empty()) {
+      std::printf("%-10s %-28s %s\n", c.label.c_str(), c.params.c_str(), c.error.c_str());
       continue;
     }
-    std::printf("%-10s %-28s %12.2f %12.2f %9.4f   [%7.4f, %7.4f] %9s %7.1f%%\n",
-                c["label"].get<std::string>().c_str(), c["params"].get<std::string>().c_str(),
-                c["baseline"]["median_ms"].get<double>() * 1e3, c["candidate"]["median_ms"].get<double>() * 1e3,
-                c["speedup"].get<double>(), c["ci95_low"].get<double>(), c["ci95_high"].get<double>(),
-                c["verdict"].get<std::string>().c_str(), c["candidate"]["fraction_of_peak"].get<double>() * 100);
+    std::printf("%-10s %-28s %12.2f %12.2f %9.4f   [%7.4f, %7.4f] %9s %7.1f%%\n", c.label.c_str(), c.params.c_str(),
+                c.baseline->median_ms * 1e3, c.candidate->median_ms * 1e3, c.speedup.speedup, c.speedup.ci95_low,
+                c.speedup.ci95_high, verdict_name(c.speedup.verdict), c.candidate->fraction_of_peak * 100);
   }
-  for (const auto& c : r["configs"])
-    if (c.contains("references"))
-      for (const auto& x : c["references"])
-        std::printf("%-10s vs %-25s %12.2f %12.2f %9.4f   [%7.4f, %7.4f] %9s\n", c["label"].get<std::string>().c_str(),
-                    x["name"].get<std::string>().c_str(), x["median_ms"].get<double>() * 1e3,
-                    c["candidate"]["median_ms"].get<double>() * 1e3, x["speedup"].get<double>(),
-                    x["ci95_low"].get<double>(), x["ci95_high"].get<double>(), x["verdict"].get<std::string>().c_str());
-  std::printf("overall: speedup %.4f, 95%% CI [%.4f, %.4f], %s (timing: %s; events add %.2f us)\n\n",
-              r["speedup"].get<double>(), r["ci95_low"].get<double>(), r["ci95_high"].get<double>(),
-              r["verdict"].get<std::string>().c_str(), r["method"]["timing"].get<std::string>().c_str(),
-              r["method"].value("event_overhead_us", 0.0));
+  for (const auto& c : r.configs)
+    for (const auto& x : c.references)
+      std::printf("%-10s vs %-25s %12.2f %12.2f %9.4f   [%7.4f, %7.4f] %9s\n", c.label.c_str(), x.name.c_str(),
+                  x.median_ms * 1e3, c.candidate->median_ms * 1e3, x.vs_candidate->speedup, x.vs_candidate->ci95_low,
+                  x.vs_candidate->ci95_high, verdict_name(x.vs_candidate->verdict));
+  std::printf("overall: speedup %.4f, 95%% CI [%.4f, %.4f], %s (timing: %s; events add %.2f us)\n\n", r.speedup.speedup,
+              r.speedup.ci95_low, r.speedup.ci95_high, verdict_name(r.speedup.verdict), r.method.timing.c_str(),
+              std::isnan(r.method.event_overhead_us) ? 0.0 : r.method.event_overhead_us);
 }
 
 }  // namespace
 
 int arena_perf_main(int argc, char** argv) {
-  json result = {{"gate", "perf"}, {"started", utc_now()}};
+  PerfResult result;
+  result.header.gate = "perf";
+  result.header.started = utc_now();
   std::string result_path;
   try {
     std::vector<std::string> known = {"task", "candidate", "baseline", "reference", "result", "gbench-out", "budget-s",
@@ -66,12 +63,12 @@ int arena_perf_main(int argc, char** argv) {
     RunnerOptions opt(argc, argv, known);
     result_path = opt.require("result");
     TaskSpec task = load_task(opt.require("task"));
-    result["task"] = task.suite + "/" + task.name;
-    result["candidate"] = opt.require("candidate");
+    result.header.task = task.suite + "/" + task.name;
+    result.candidate = opt.require("candidate");
 
     DeviceChoice dev = select_device();
-    if (!dev.available) skip_gate(dev.why + " (this gate needs a GPU)", result_path, result);
-    result["device"] = device_json(dev.info, dev.id);
+    if (!dev.available) skip_gate(dev.why + " (this gate needs a GPU)", result_path, json(result));
+    result.device = device_facts(dev.info, dev.id);
     std::printf("device %d: %s (%s), peak %.0f GB/s, %.1f fp32 TFLOP/s\n", dev.id, dev.info.name, dev.info.arch,
                 dev.info.peak_bytes_per_s / 1e9, dev.info.peak_fp32_flops / 1e12);
 
@@ -114,87 +111,87 @@ int arena_perf_main(int argc, char** argv) {
     std::vector<Side*> raw;
     for (auto& s : sides) raw.push_back(s.get());
     // Where the gate's wall time goes, for the record (the timed rounds are one part of it).
-    json phases = json::object();
+    std::map<std::string, double> phases;
     auto lap = [&phases, t = std::chrono::steady_clock::now()](const char* name) mutable {
       auto now = std::chrono::steady_clock::now();
       phases[name] = std::chrono::duration<double>(now - t).count();
       t = now;
     };
-    GateWorkers::start(raw, result_path, result);
+    GateWorkers::start(raw, result_path, json(result));
     lap("start_workers_s");
     PerfEngine engine(task, raw, reference ? &*reference : nullptr, dev.info, po);
     std::vector<std::string> failures;
-    json r;
+    std::optional<PerfReport> report;
     try {
       engine.prepare();
       lap("prepare_s");
       engine.run();
       lap("timed_rounds_s");
-      r = engine.report();
+      report = engine.report();
       lap("checks_and_report_s");
       failures = engine.failures();
     } catch (const std::exception& e) {
       // A kernel that cannot be launched, recorded or timed fails the gate with the reason.
       failures.push_back(e.what());
     }
-    result["phases"] = phases;
-    json worker_facts = json::object();
-    for (auto& s : sides) worker_facts[s->role()] = s->describe();
-    result["workers"] = worker_facts;
-    result["process_model"] = "the judge (this process) never loads kernel code; workers launch it on its buffers";
-    if (r.is_null()) {
-      result["status"] = "failed";
-      result["failures"] = failures;
-      result["finished"] = utc_now();
+    result.phases = phases;
+    result.workers = json::object();
+    for (auto& s : sides) result.workers[s->role()] = s->describe();
+    result.process_model = "the judge (this process) never loads kernel code; workers launch it on its buffers";
+    if (!report) {
+      result.header.status = Status::Failed;
+      result.failures = failures;
+      result.header.finished = utc_now();
       write_json_atomic(result_path, result);
       for (const auto& f : failures) std::printf("FAILED: %s\n", f.c_str());
       std::printf("CTEST_FULL_OUTPUT\n");
       return 1;
     }
     // Task validation: the expert solution must be confidently faster than the baseline.
-    if (opt.get("require-faster") == "1" && r["verdict"] != "FASTER")
-      failures.push_back("the candidate is required to be FASTER, but the verdict is " + r["verdict"].get<std::string>());
-    result.update(r);
-    result["failures"] = failures;
-    result["status"] = failures.empty() ? "passed" : "failed";
-    result["finished"] = utc_now();
+    const PerfReport& r = *report;
+    if (opt.get("require-faster") == "1" && r.speedup.verdict != Verdict::Faster)
+      failures.push_back(std::string("the candidate is required to be FASTER, but the verdict is ") +
+                         verdict_name(r.speedup.verdict));
+    result.report = r;
+    result.failures = failures;
+    result.header.status = failures.empty() ? Status::Passed : Status::Failed;
+    result.header.finished = utc_now();
     write_json_atomic(result_path, result);
     if (opt.has("gbench-out")) write_json_atomic(opt.get("gbench-out"), engine.gbench_json());
 
-    if (!r["speedup"].is_null()) print_table(r);
-    if (r.contains("references_dropped"))
-      for (const auto& [name, why] : r["references_dropped"].items())
-        std::printf("NOTE: reference %s was not timed: %s\n", name.c_str(), why.get<std::string>().c_str());
+    const bool timed = r.speedup.verdict != Verdict::NotTimed;
+    if (timed) print_table(r);
+    for (const auto& [name, why] : r.references_dropped)
+      std::printf("NOTE: reference %s was not timed: %s\n", name.c_str(), why.c_str());
     for (const auto& f : failures) std::printf("FAILED: %s\n", f.c_str());
-    if (!r["speedup"].is_null()) {
-      print_measurement("speedup", r["speedup"].get<double>());
-      print_measurement("ci95_low", r["ci95_low"].get<double>());
-      print_measurement("ci95_high", r["ci95_high"].get<double>());
+    // For CDash's charts (arena-score reads the result file).
+    if (timed) {
+      print_measurement(key::speedup, r.speedup.speedup);
+      print_measurement(key::ci95_low, r.speedup.ci95_low);
+      print_measurement(key::ci95_high, r.speedup.ci95_high);
     }
-    print_text_measurement("verdict", r["verdict"].get<std::string>());
-    for (const auto& c : r["configs"]) {
-      if (c.contains("error")) continue;
-      const std::string l = c["label"].get<std::string>();
-      print_measurement("speedup." + l, c["speedup"].get<double>());
-      print_measurement("baseline_median_us." + l, c["baseline"]["median_ms"].get<double>() * 1e3);
-      print_measurement("candidate_median_us." + l, c["candidate"]["median_ms"].get<double>() * 1e3);
-      print_measurement("candidate_fraction_of_peak." + l, c["candidate"]["fraction_of_peak"].get<double>());
+    print_text_measurement(key::verdict, verdict_name(r.speedup.verdict));
+    for (const auto& c : r.configs) {
+      if (!c.error.empty()) continue;
+      print_measurement(std::string(key::speedup) + "." + c.label, c.speedup.speedup);
+      print_measurement("baseline_median_us." + c.label, c.baseline->median_ms * 1e3);
+      print_measurement("candidate_median_us." + c.label, c.candidate->median_ms * 1e3);
+      print_measurement("candidate_fraction_of_peak." + c.label, c.candidate->fraction_of_peak);
     }
-    if (r.contains("speedup_vs"))
-      for (const auto& [name, x] : r["speedup_vs"].items()) {
-        print_measurement("speedup_vs." + name, x["speedup"].get<double>());
-        print_measurement("speedup_vs." + name + ".ci95_low", x["ci95_low"].get<double>());
-        print_measurement("speedup_vs." + name + ".ci95_high", x["ci95_high"].get<double>());
-      }
+    for (const auto& [name, x] : r.speedup_vs) {
+      print_measurement("speedup_vs." + name, x.speedup);
+      print_measurement("speedup_vs." + name + "." + key::ci95_low, x.ci95_low);
+      print_measurement("speedup_vs." + name + "." + key::ci95_high, x.ci95_high);
+    }
     if (opt.has("baseline-name")) print_text_measurement("baseline_name", opt.get("baseline-name"));
-    print_measurement("event_overhead_us", r["method"].value("event_overhead_us", 0.0));
+    print_measurement("event_overhead_us", r.method.event_overhead_us);
     std::printf("CTEST_FULL_OUTPUT\n");
     benchmark::Shutdown();
     return failures.empty() ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "arena-perf: %s\n", e.what());
-    result["status"] = "error";
-    result["error"] = e.what();
+    result.header.status = Status::Error;
+    result.header.error = e.what();
     if (!result_path.empty()) write_json_atomic(result_path, result);
     return 1;
   }

@@ -113,7 +113,11 @@ int report_main(int argc, char** argv) {
   std::string title = opt.get("title", "profile");
   if (!peaks.name.empty()) title += " on " + peaks.name;
   std::fputs(format_profile(title, sides, peaks).c_str(), stdout);
-  if (opt.has("result")) write_json_atomic(opt.get("result"), profile_json(sides, peaks));
+  if (opt.has("result")) {
+    ProfileResult r = profile_result(sides, peaks);
+    r.header.started = r.header.finished = utc_now();
+    write_json_atomic(opt.get("result"), r);
+  }
   if (opt.get("measurements") == "1")
     for (const auto& s : sides) {
       print_text_measurement("bottleneck." + s.side, s.bottleneck);

@@ -55,16 +55,17 @@ case $name in
     ;;
 
   failures)  # compile failure, Not Run dependents, seen/unseen failures, timeout, crash, slowdown,
-    # missing measurements, missing result file, speed-of-light violation; two suites
+    # perf without a result file (twice: results come only from the files, so neither is judged),
+    # speed-of-light violation; two suites
     "$score" failures --results-dir "$results" --run r
     "$check" "$results/r/scores.json" \
-      overall:tasks=9 overall:judged=8 overall:unjudged=1 overall:compiled=8 overall:compile_rate=0.888889 \
+      overall:tasks=9 overall:judged=7 overall:unjudged=2 overall:compiled=8 overall:compile_rate=0.888889 \
       overall:correct_seen=6 overall:correct_unseen=7 overall:correct_seen_and_unseen=5 \
-      overall:p_unseen_given_seen=0.833333 overall:generalization_gap=-0.111111 overall:correct=2 \
-      overall:geomean_speedup_correct=1.131371 overall:geomean_speedup_all=1.031339 \
-      overall:fast_p:1.0=0.111111 overall:fast_p:1.5=0.111111 overall:fast_p:2.0=0 overall:aka_score_mean=72.5 \
+      overall:p_unseen_given_seen=0.833333 overall:generalization_gap=-0.111111 overall:correct=1 \
+      overall:geomean_speedup_correct=0.8 overall:geomean_speedup_all=0.968625 \
+      overall:fast_p:1.0=0 overall:fast_p:1.5=0 overall:fast_p:2.0=0 overall:aka_score_mean=42.857143 \
       overall:failed_gates=5 overall:timeouts=1 overall:crashes=1 overall:not_run_gates=6 overall:skipped_gates=0 \
-      suites#2 suites:extra:tasks=2 suites:extra:correct=1 suites:extra:aka_score_mean=150 \
+      suites#2 suites:extra:tasks=2 suites:extra:correct=0 suites:extra:aka_score_mean=20 \
       suites:hip2hip:tasks=7 suites:hip2hip:unjudged=1 suites:hip2hip:geomean_speedup_correct=0.8 \
       suites:hip2hip:generalization_gap=-0.142857 ignored_tests=1 \
       'tasks:[hip2hip/a_compile_fail]:compiled=false' 'tasks:[hip2hip/a_compile_fail]:aka_score=0' \
@@ -86,8 +87,8 @@ case $name in
       'tasks:[hip2hip/g_no_numbers]:judged=false' 'tasks:[hip2hip/g_no_numbers]:correct=false' \
       'tasks:[hip2hip/g_no_numbers]:speedup=null' 'tasks:[hip2hip/g_no_numbers]:aka_score=null' \
       'tasks:[hip2hip/g_no_numbers]:errors:[0]~no speedup was recorded' \
-      'tasks:[extra/h_nojson]:correct=true' 'tasks:[extra/h_nojson]:speedup=1.6' 'tasks:[extra/h_nojson]:ci95_low=1.58' \
-      'tasks:[extra/h_nojson]:fraction_of_peak=0.61' 'tasks:[extra/h_nojson]:device=null' \
+      'tasks:[extra/h_nojson]:judged=false' 'tasks:[extra/h_nojson]:correct=false' 'tasks:[extra/h_nojson]:speedup=null' \
+      'tasks:[extra/h_nojson]:fraction_of_peak=null' 'tasks:[extra/h_nojson]:device=null' 'tasks:[extra/h_nojson]:configs#0' \
       'tasks:[extra/h_nojson]:notes:[0]~^perf: result file missing: .*/extra/h_nojson/perf\.json' \
       'tasks:[extra/i_sol_violation]:perf_valid=false' 'tasks:[extra/i_sol_violation]:correct=false' \
       'tasks:[extra/i_sol_violation]:judged=true' 'tasks:[extra/i_sol_violation]:aka_score=20' \
@@ -134,7 +135,7 @@ case $name in
     # label hip2hip/gemm_f32/compile as a fallback (as configure does)
     awk '/<Name>hip2hip\/gemm_f32\/compile<\/Name>/ {mark=1} mark && /<Label>compile<\/Label>/ {print; print "\t\t\t\t<Label>candidate_fallback</Label>"; mark=0; next} {print}' \
       "$xml" >"$xml.new" && mv "$xml.new" "$xml"
-    "$score" "$work/fallback" --results-dir "$results" --run r --map "$(cd all_pass && pwd)/=$work/fallback/"
+    "$score" "$work/fallback" --results-dir "$results" --run r
     "$check" "$results/r/scores.json" \
       'tasks:[hip2hip/gemm_f32]:candidate_fallback=true' 'tasks:[hip2hip/gelu_f16]:candidate_fallback=false' \
       'tasks:[hip2hip/gemm_f32]:notes:[0]~its baseline was judged' 'warnings:[0]~^1 task\(s\) had no candidate file'
@@ -278,11 +279,11 @@ case $name in
     set -e
     cat "$work/stderr"
     [ "$rc" -eq 1 ] || fail "shards with different fuzz seeds were accepted (exit $rc)"
-    contains "$work/stderr" 'not shards of one run: .*--fuzz-seed 1000000007 in hosts_other_seed/Testing/[0-9-]+/Test\.xml; --fuzz-seed 1519564625 in hosts_0/Testing/[0-9-]+/Test\.xml, hosts_1/'
+    contains "$work/stderr" 'not shards of one run: .*fuzz seed 1000000007 in hosts_other_seed/Testing/[0-9-]+/Test\.xml; fuzz seed 1519564625 in hosts_0/Testing/[0-9-]+/Test\.xml, hosts_1/'
     [ ! -e "$results/mixed" ] || fail "a run folder was written for shards with different fuzz seeds"
     "$score" hosts_0 hosts_1 hosts_other_seed --results-dir "$results" --run mixed --allow-mixed-seeds
     "$check" "$results/mixed/scores.json" overall:tasks=5 overall:correct=5 'inputs:[2]:fuzz_seeds:[0]~^1000000007$' \
-      'warnings:[0]~^the Test\.xml files used different fuzz seeds \(--fuzz-seed 1000000007 in hosts_other_seed/'
+      'warnings:[0]~^the Test\.xml files used different fuzz seeds \(fuzz seed 1000000007 in hosts_other_seed/'
     no_leftovers "$results"
     ;;
 
@@ -332,21 +333,47 @@ case $name in
     [ "$(ls -A "$results" | wc -l)" -eq 2 ] || fail "unexpected folders: $(ls -A "$results")"
     ;;
 
-  map_and_missing_json)  # result files found through --map; reported per task when not found
+  gate_results_and_missing_json)  # result files found through --gate-results; reported per task when not found,
+    # and then no gate gives numbers (they come only from result files)
     mkdir -p "$work/elsewhere" "$work/flat"
     xml=$(ls all_pass/Testing/*/Test.xml)
     cp "$xml" "$work/flat/Test.xml"  # not under Testing/<tag>/: no build folder to look in
     cp -r all_pass/arena/results "$work/elsewhere/"
-    recorded=$(grep -oE '"--result" "[^"]*/arena/results/' "$xml" | head -1 | sed -E 's/"--result" "//')
-    [ -n "$recorded" ] || fail "no --result path in $xml"
-    "$score" "$work/flat/Test.xml" --results-dir "$results" --run unmapped
-    "$check" "$results/unmapped/scores.json" overall:correct=5 overall:geomean_speedup_correct=2.782 \
-      'tasks:[hip2hip/gelu_f16]:device=null' 'tasks:[hip2hip/gelu_f16]:speedup=2.04645' \
-      'tasks:[hip2hip/gelu_f16]:notes:[0]~^compile: result file missing: ' 'warnings:[0]~^20 gate result file' \
-      'tasks:[hip2hip/gelu_f16]:fraction_of_peak=0.522312'
-    "$score" "$work/flat/Test.xml" --results-dir "$results" --run mapped --map "$recorded=$work/elsewhere/results/"
-    "$check" "$results/mapped/scores.json" overall:correct=5 'tasks:[hip2hip/gelu_f16]:device=NVIDIA H200' \
-      'tasks:[hip2hip/gelu_f16]:notes#0' warnings#0
+    "$score" "$work/flat/Test.xml" --results-dir "$results" --run unfound
+    "$check" "$results/unfound/scores.json" overall:correct=0 overall:unjudged=5 overall:compiled=5 \
+      'tasks:[hip2hip/gelu_f16]:device=null' 'tasks:[hip2hip/gelu_f16]:speedup=null' \
+      'tasks:[hip2hip/gelu_f16]:unjudged_reason~^perf passed but recorded no speedup' \
+      "tasks:[hip2hip/gelu_f16]:notes:[0]~^compile: result file missing: .*flat/Test\.xml is not in a build folder's Testing/<tag>/" \
+      'warnings:[0]~^20 gate result file'
+    "$score" "$work/flat/Test.xml" --results-dir "$results" --run found --gate-results "$work/elsewhere/results"
+    "$check" "$results/found/scores.json" overall:correct=5 overall:geomean_speedup_correct=2.782221 \
+      'tasks:[hip2hip/gelu_f16]:device=NVIDIA H200' 'tasks:[hip2hip/gelu_f16]:fraction_of_peak=0.522312' \
+      'tasks:[hip2hip/gelu_f16]:notes#0' warnings#0 \
+      "tasks:[hip2hip/gelu_f16]:gates:perf:result~elsewhere/results/hip2hip/gelu_f16/perf\.json\$"
+    ;;
+
+  schema_refused)  # a result file of another schema version, or without a key the schema requires: refused,
+    # naming the file and what is wrong; nothing written
+    for breakage in version missing_key; do
+      cp -r all_pass "$work/$breakage"
+      perf=$work/$breakage/arena/results/hip2hip/gemm_f32/perf.json
+      if [ $breakage = version ]; then
+        sed -i 's/"schema_version": 1/"schema_version": 99/' "$perf"
+        want='gemm_f32/perf\.json: schema_version 99 is not one this reader knows \(it reads 1\)'
+      else
+        sed -i '/"verdict": "FASTER",\?$/d' "$perf"  # the overall and every configuration's verdict
+        want="gemm_f32/perf\\.json: not a perf result of schema 1: .*missing required key 'verdict'"
+      fi
+      grep -q '"schema_version": 1' "$work/$breakage/arena/results/hip2hip/gelu_f16/perf.json" || fail "fixture not in schema 1"
+      set +e
+      "$score" "$work/$breakage" --results-dir "$results" --run $breakage 2>"$work/$breakage.stderr"
+      rc=$?
+      set -e
+      cat "$work/$breakage.stderr"
+      [ "$rc" -eq 1 ] || fail "a result file with a broken $breakage was accepted (exit $rc)"
+      contains "$work/$breakage.stderr" "$want"
+      [ ! -e "$results/$breakage" ] || fail "a run folder was written despite the broken $breakage"
+    done
     ;;
 
   html_renders)  # index.html renders in a real browser, and its table sorts

@@ -53,24 +53,31 @@ project=$work/project
 mkdir -p "$project"
 cat >"$project/gate.sh" <<'SH'
 #!/bin/sh
-# gate.sh GATE SPEEDUP [args]: prints what the gate would measure, writes --result's file, passes
+# gate.sh GATE SPEEDUP [args]: prints what the gate would measure, writes --result's file (in the
+# result schema, harness/common/result_schema.h), passes
 gate=$1 speedup=$2
 shift 2
-res=""
+res="" seed=1
 while [ $# -gt 0 ]; do
-  case $1 in --result) res=$2; shift 2 ;; -DRESULT=*) res=${1#-DRESULT=}; shift ;; *) shift ;; esac
+  case $1 in
+    --result) res=$2; shift 2 ;;
+    --fuzz-seed) seed=$2; shift 2 ;;
+    -DRESULT=*) res=${1#-DRESULT=}; shift ;;
+    *) shift ;;
+  esac
 done
 now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+v='"schema_version": 1'
 case $gate in
-  compile) json='{"compiled": true, "message": "compiled in 1 s"}' ;;
+  compile) json="{$v, \"gate\": \"compile\", \"status\": \"passed\", \"compiled\": true, \"message\": \"compiled in 1 s\"}" ;;
   correct_*)
     echo '<CTestMeasurement type="numeric/double" name="configs_passed">3</CTestMeasurement>'
     echo '<CTestMeasurement type="numeric/double" name="configs_total">3</CTestMeasurement>'
-    json="{\"gate\": \"$gate\", \"status\": \"passed\", \"started\": \"$now\", \"passed_configs\": 3, \"total_configs\": 3}" ;;
+    json="{$v, \"gate\": \"$gate\", \"status\": \"passed\", \"started\": \"$now\", \"fuzz_seed\": $seed, \"passed_configs\": 3, \"total_configs\": 3}" ;;
   perf)
     echo "<CTestMeasurement type=\"numeric/double\" name=\"speedup\">$speedup</CTestMeasurement>"
     echo '<CTestMeasurement type="text/string" name="verdict">FASTER</CTestMeasurement>'
-    json="{\"gate\": \"perf\", \"status\": \"passed\", \"started\": \"$now\", \"speedup\": $speedup, \"ci95_low\": $speedup, \"ci95_high\": $speedup, \"verdict\": \"FASTER\", \"device\": {\"name\": \"Test GPU\"}}" ;;
+    json="{$v, \"gate\": \"perf\", \"status\": \"passed\", \"started\": \"$now\", \"method\": {\"budget_s\": 5, \"delta\": 0.01}, \"configs\": [], \"speedup\": $speedup, \"ci95_low\": $speedup, \"ci95_high\": $speedup, \"verdict\": \"FASTER\", \"device\": {\"name\": \"Test GPU\"}}" ;;
   *) json="" ;;
 esac
 if [ -n "$res" ] && [ -n "$json" ]; then mkdir -p "$(dirname "$res")" && echo "$json" >"$res"; fi
@@ -256,11 +263,12 @@ ARENA_SHARDS=$shared ARENA_SCORE=$score ARENA_RESULTS_DIR=$work/results ARENA_RU
   bash "$slurm/arena-merge.sbatch" >/dev/null
 "$check" "$work/results/partial/scores.json" inputs#2 overall:tasks=5
 mv "$work/shard-1.aside" "$shared/shard-1"
-# a shard another seed was configured with: the scoring job refuses it
-sed -i 's/"--fuzz-seed" "123456789"/"--fuzz-seed" "987654321"/g' "$(ls "$shared"/shard-2/Testing/*/Test.xml)"
+# a shard another seed was configured with (its correctness gates record it): the scoring job refuses it
+grep -rl '"fuzz_seed": 123456789' "$shared/shard-2/arena/results" | xargs sed -i 's/"fuzz_seed": 123456789/"fuzz_seed": 987654321/'
+[ -n "$(grep -rl '"fuzz_seed": 987654321' "$shared/shard-2/arena/results")" ] || fail "no correctness result of shard 2 records its seed"
 if ARENA_SHARDS=$shared ARENA_SCORE=$score ARENA_RESULTS_DIR=$work/results ARENA_RUN=seeds \
   bash "$slurm/arena-merge.sbatch" >"$work/merge-seeds.out" 2>&1; then
   fail "the scoring job merged shards with different fuzz seeds"
 fi
-contains "$work/merge-seeds.out" 'not shards of one run: .*--fuzz-seed 987654321 in .*/shard-2/'
+contains "$work/merge-seeds.out" 'not shards of one run: .*fuzz seed 987654321 in .*/shard-2/'
 echo "PASSED: slurm_recipe"

@@ -11,27 +11,44 @@ using json = nlohmann::json;
 
 namespace {
 
-GateResult gate(Outcome o, json result = nullptr, const std::string& detail = "") {
+GateResult gate(Outcome o, const std::string& detail = "") {
   GateResult g;
   g.outcome = o;
   g.detail = detail;
-  g.result = std::move(result);
   return g;
 }
 
+// Per-configuration statistics as the perf engine fills them (every key of config_statistics()).
+json statistics(double baseline_us, double candidate_us, double fraction) {
+  json s = json::object();
+  for (const arena::ConfigStatistic& st : arena::config_statistics()) s[st.key] = 1.0;
+  s[arena::kBaselineMedianUs] = baseline_us;
+  s[arena::kCandidateMedianUs] = candidate_us;
+  s[arena::kFractionOfPeak] = fraction;
+  return s;
+}
+
 json perf_json(double s, double lo, double hi, const std::string& verdict, json failures = json::array()) {
-  return {{"status", failures.empty() ? "passed" : "failed"},
+  return {{"schema_version", 1},
+          {"gate", "perf"},
+          {"status", failures.empty() ? "passed" : "failed"},
           {"speedup", s},
           {"ci95_low", lo},
           {"ci95_high", hi},
           {"verdict", verdict},
           {"failures", failures},
           {"device", {{"name", "GPU"}}},
+          {"method", {{"budget_s", 15}, {"delta", 0.01}}},
           {"configs",
            {{{"label", "seen[0]"}, {"params", "N=1"}, {"speedup", s}, {"verdict", verdict},
-             {"candidate", {{"fraction_of_peak", 0.4}, {"median_ms", 0.01}}},
-             {"baseline", {{"median_ms", 0.02}}}},
-            {{"label", "seen[1]"}, {"speedup", s}, {"candidate", {{"fraction_of_peak", 0.3}}}}}}};
+             {"statistics", statistics(20, 10, 0.4)}},
+            {{"label", "seen[1]"}, {"speedup", s}, {"verdict", verdict}, {"statistics", statistics(20, 10, 0.3)}}}}};
+}
+
+GateResult perf_gate(Outcome o, const json& result) {
+  GateResult g = gate(o);
+  g.perf = result.get<arena::PerfResult>();
+  return g;
 }
 
 struct Gates {
@@ -43,12 +60,12 @@ struct Gates {
   }
 };
 
-Gates all_passed(json perf) {
+Gates all_passed(const json& perf) {
   Gates x;
   x.g["compile"] = gate(Outcome::passed);
   x.g["correct_seen"] = gate(Outcome::passed);
   x.g["correct_unseen"] = gate(Outcome::passed);
-  x.g["perf"] = gate(Outcome::passed, std::move(perf));
+  x.g["perf"] = perf.is_null() ? gate(Outcome::passed) : perf_gate(Outcome::passed, perf);
   return x;
 }
 
@@ -72,16 +89,19 @@ TEST(ScoreModel, CorrectTaskWithItsSpeedup) {
   EXPECT_EQ(t.agent, "none");
   EXPECT_EQ(t.device, "GPU");
   ASSERT_EQ(t.configs.size(), 2u);
-  EXPECT_DOUBLE_EQ(t.configs[0].baseline_us, 20);
+  EXPECT_DOUBLE_EQ(t.configs[0].statistics.at(arena::kBaselineMedianUs), 20);
   EXPECT_TRUE(t.errors.empty());
 }
 
 TEST(ScoreModel, CompileFailureScoresZeroAndIsJudged) {
   Gates x;
-  x.g["compile"] = gate(Outcome::failed, {{"compiled", false}, {"message", "breaks the kernel ABI rules:\n  - calls x"}});
+  x.g["compile"] = gate(Outcome::failed);
+  x.g["compile"].compile = json{{"schema_version", 1}, {"gate", "compile"}, {"status", "failed"}, {"compiled", false},
+                                {"message", "breaks the kernel ABI rules:\n  - calls x"}}
+                               .get<arena::CompileResult>();
   x.g["compile"].record.output = "CMake Error at a.cmake:1 (message):\n  boom\n";
   for (const char* n : {"correct_seen", "correct_unseen", "perf"})
-    x.g[n] = gate(Outcome::not_run, nullptr, "Fixture dependency failed: Failed test dependencies: s/t/compile");
+    x.g[n] = gate(Outcome::not_run, "Fixture dependency failed: Failed test dependencies: s/t/compile");
   TaskScore t = x.score();
   EXPECT_FALSE(t.compiled);
   EXPECT_TRUE(t.judged);
@@ -116,7 +136,7 @@ TEST(ScoreModel, SkippedGatesLeaveTheTaskUnjudged) {
   Gates x;
   x.g["compile"] = gate(Outcome::passed);
   for (const char* n : {"correct_seen", "correct_unseen", "perf"})
-    x.g[n] = gate(Outcome::skipped, nullptr, "SKIPPED: no usable GPU");
+    x.g[n] = gate(Outcome::skipped, "SKIPPED: no usable GPU");
   TaskScore t = x.score();
   EXPECT_FALSE(t.judged);
   EXPECT_EQ(t.unjudged_reason, "correct_seen skipped");
@@ -144,7 +164,7 @@ TEST(ScoreModel, MissingCompileIsInferredFromCorrectness) {
   EXPECT_EQ(t.unjudged_reason, "correct_seen missing");
 }
 
-TEST(ScoreModel, PerfNumbersFromMeasurementsWhenThereIsNoFile) {
+TEST(ScoreModel, NoPerfNumbersWithoutAResultFileWhateverTheGatePrinted) {
   Gates x = all_passed(nullptr);
   TestRecord& r = x.g["perf"].record;
   r.numbers = {{"speedup", 1.25}, {"ci95_low", 1.2}, {"ci95_high", 1.3}, {"speedup.seen[0]", 1.25},
@@ -152,24 +172,45 @@ TEST(ScoreModel, PerfNumbersFromMeasurementsWhenThereIsNoFile) {
   r.texts = {{"verdict", "FASTER"}};
   x.g["perf"].result_problem = "result file missing: /b/perf.json";
   TaskScore t = x.score();
-  EXPECT_TRUE(t.correct);
-  EXPECT_DOUBLE_EQ(t.speedup, 1.25);
-  EXPECT_EQ(t.verdict, "FASTER");
-  EXPECT_DOUBLE_EQ(t.fraction_of_peak, 0.7);
-  ASSERT_EQ(t.configs.size(), 1u);
-  EXPECT_DOUBLE_EQ(t.configs[0].baseline_us, 50);
-  EXPECT_EQ(t.notes[0], "perf: result file missing: /b/perf.json");
-  // no numbers at all: passed, but nothing to score it by
-  Gates y = all_passed(nullptr);
-  t = y.score();
   EXPECT_FALSE(t.judged);
   EXPECT_FALSE(t.correct);
-  EXPECT_EQ(t.errors.back(), "perf: passed but no speedup was recorded (no result file and no measurements)");
+  EXPECT_TRUE(std::isnan(t.speedup));
+  EXPECT_EQ(t.verdict, "");
+  EXPECT_TRUE(t.configs.empty());
+  EXPECT_EQ(t.notes[0], "perf: result file missing: /b/perf.json");
+  EXPECT_EQ(t.errors.back(), "perf: passed but no speedup was recorded (no result file with one)");
+}
+
+TEST(ScoreModel, CorrectnessCountsComeFromTheResultFile) {
+  Gates x = all_passed(perf_json(2.0, 1.9, 2.1, "FASTER"));
+  x.g["correct_unseen"].record.numbers = {{"configs_passed", 99}};  // printed, not read
+  x.g["correct_unseen"].correct = json{{"schema_version", 1}, {"gate", "correct_unseen"}, {"status", "passed"},
+                                       {"passed_configs", 12}, {"total_configs", 12}, {"max_abs_err", 0.5},
+                                       {"fuzz_seed", 7}, {"configs", json::array()}}
+                                      .get<arena::CorrectResult>();
+  json j = task_to_json(x.score());
+  EXPECT_EQ(j["gates"]["correct_unseen"]["configs_passed"], 12);
+  EXPECT_EQ(j["gates"]["correct_unseen"]["configs_total"], 12);
+  EXPECT_EQ(j["gates"]["correct_unseen"]["max_abs_err"], 0.5);
+  EXPECT_FALSE(j["gates"]["correct_unseen"].contains("max_rel_err"));
+  EXPECT_FALSE(j["gates"]["correct_seen"].contains("configs_passed"));
+}
+
+TEST(ScoreModel, EveryListedStatisticReachesScoresJson) {
+  TaskScore t = all_passed(perf_json(2.0, 1.9, 2.1, "FASTER")).score();
+  json j = task_to_json(t);
+  ASSERT_EQ(j["configs"].size(), 2u);
+  for (const arena::ConfigStatistic& st : arena::config_statistics()) {
+    ASSERT_TRUE(j["configs"][0].contains(st.key)) << st.key;
+    EXPECT_TRUE(j["configs"][0][st.key].is_number()) << st.key;
+  }
+  EXPECT_EQ(j["configs"][0][arena::kCandidateMedianUs], 10.0);
+  EXPECT_EQ(j["configs"][1][arena::kFractionOfPeak], 0.3);
 }
 
 TEST(ScoreModel, AgentStatusAndJson) {
   Gates x = all_passed(perf_json(2.0, 1.9, 2.1, "FASTER"));
-  x.g["agent"] = gate(Outcome::timeout, nullptr, "timed out after 3600.0 s");
+  x.g["agent"] = gate(Outcome::timeout, "timed out after 3600.0 s");
   TaskScore t = x.score();
   EXPECT_EQ(t.agent, "timeout");
   json j = task_to_json(t);
@@ -190,10 +231,10 @@ TEST(ScoreModel, AgentStatusAndJson) {
   EXPECT_TRUE(t.correct);  // judged on what it left
 }
 
-TEST(ScoreModel, SpeedupsOverEachReferenceFromJsonAndFromMeasurements) {
+TEST(ScoreModel, SpeedupsOverEachReference) {
   json perf = perf_json(2.0, 1.9, 2.1, "FASTER");
   perf["baseline_name"] = "torch eager";
-  perf["speedup_vs"] = {{"torch.compile", {{"speedup", 1.25}, {"ci95_low", 1.2}, {"ci95_high", 1.3}}}};
+  perf["speedup_vs"] = {{"torch.compile", {{"speedup", 1.25}, {"ci95_low", 1.2}, {"ci95_high", 1.3}, {"verdict", "FASTER"}}}};
   TaskScore t = all_passed(perf).score();
   EXPECT_EQ(t.reference, "torch eager");
   ASSERT_EQ(t.speedup_vs.count("torch.compile"), 1u);
@@ -202,21 +243,6 @@ TEST(ScoreModel, SpeedupsOverEachReferenceFromJsonAndFromMeasurements) {
   json j = task_to_json(t);
   EXPECT_EQ(j["reference"], "torch eager");
   EXPECT_DOUBLE_EQ(j["speedup_vs"]["torch.compile"]["ci95_low"].get<double>(), 1.2);
-
-  // Without a result file: the gate's printed measurements.
-  Gates m = all_passed(nullptr);
-  m.g["perf"].record.numbers = {{"speedup", 3.0},
-                                {"ci95_low", 2.9},
-                                {"ci95_high", 3.1},
-                                {"speedup_vs.torch.compile", 0.8},
-                                {"speedup_vs.torch.compile.ci95_low", 0.7},
-                                {"speedup_vs.torch.compile.ci95_high", 0.9}};
-  m.g["perf"].record.texts = {{"verdict", "FASTER"}, {"baseline_name", "torch eager"}};
-  TaskScore u = m.score();
-  EXPECT_EQ(u.reference, "torch eager");
-  ASSERT_EQ(u.speedup_vs.size(), 1u);
-  EXPECT_DOUBLE_EQ(u.speedup_vs["torch.compile"].speedup, 0.8);
-  EXPECT_DOUBLE_EQ(u.speedup_vs["torch.compile"].ci_low, 0.7);
 
   // A plain hip2hip perf result is over the baseline and has no further references.
   TaskScore plain = all_passed(perf_json(1.5, 1.4, 1.6, "FASTER")).score();
@@ -231,8 +257,13 @@ TEST(ScoreModel, OptionalProfileGateRecordsBottlenecksWithoutJudging) {
   EXPECT_TRUE(without.bottleneck.empty());
   EXPECT_EQ(without.gates.count("profile"), 0u);  // not run: not a missing gate
   GateResult p = gate(Outcome::failed);
-  p.record.texts["bottleneck.candidate"] = "memory-bound";
-  p.record.texts["bottleneck.baseline"] = "latency/occupancy-bound";
+  p.profile = json{{"schema_version", 1},
+                   {"gate", "profile"},
+                   {"status", "passed"},
+                   {"sides",
+                    {{"candidate", {{"bottleneck", "memory-bound"}}},
+                     {"baseline", {{"bottleneck", "latency/occupancy-bound"}}}}}}
+                  .get<arena::ProfileResult>();
   x.g["profile"] = p;
   TaskScore with = x.score();
   EXPECT_EQ(with.bottleneck.at("candidate"), "memory-bound");

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -96,44 +98,50 @@ TEST(Shards, NonGateAndFrameworkTestsAreIgnored) {
 
 namespace {
 
-TestRecord with_command(TestRecord r, const std::string& command_line) {
-  r.command_line = command_line;
-  return r;
-}
-
-// A correctness gate's command line as CTest records it (every argument quoted).
-std::string correct_cmd(const std::string& build, const std::string& seed) {
-  return build + "/harness/arena-correct \"--task\" \"/src/tasks/s/t/task.json\" \"--candidate\" \"" + build +
-         "/arena/kernels/s/t/candidate.so\" \"--set\" \"unseen\" \"--fuzz-seed\" \"" + seed + "\" \"--result\" \"" +
-         build + "/arena/results/s/t/correct_unseen.json\"";
+// A build folder <root>/<name>/ whose Test.xml records `tests` and whose correctness gates'
+// result files record `seed` (none where seed is empty).
+TestXml build_with_seed(const std::string& name, const std::string& seed, std::vector<TestRecord> tests) {
+  const std::filesystem::path root = std::filesystem::absolute("shards_" + name);
+  std::filesystem::remove_all(root);
+  for (const TestRecord& r : tests) {
+    const std::string gate = r.name.substr(r.name.rfind('/') + 1);
+    const std::filesystem::path p = root / "arena" / "results" / (r.name + ".json");
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p) << R"({"schema_version": 1, "gate": ")" << gate << R"(", "status": "passed", )"
+                     << (seed.empty() ? "" : "\"fuzz_seed\": " + seed + ", ")
+                     << R"("passed_configs": 1, "total_configs": 1, "compiled": true})";
+  }
+  std::filesystem::create_directories(root / "Testing" / "tag");
+  return file((root / "Testing" / "tag" / "Test.xml").string(), std::move(tests));
 }
 
 }  // namespace
 
-TEST(Shards, FuzzSeedsComeFromGateCommandLines) {
-  TestRecord fw = with_command(rec("framework/x/correct_unseen", "passed"), correct_cmd("/b", "999"));
+TEST(Shards, FuzzSeedsComeFromTheCorrectnessGatesResults) {
+  TestRecord fw = rec("framework/x/correct_unseen", "passed");
   fw.labels = {"framework"};
-  TestXml f = file("a.xml", {with_command(rec("s/t/correct_unseen", "passed"), correct_cmd("/node1/build", "1519564625")),
-                             with_command(rec("s/u/correct_seen", "passed"), "arena-correct --set seen --fuzz-seed=1519564625"),
-                             with_command(rec("s/t/compile", "passed"), "cmake \"-DRESULT=/b/compile.json\" -P x.cmake"),
-                             with_command(rec("selftest/s/t/solution_correct", "passed"), correct_cmd("/b", "7")), fw});
-  EXPECT_EQ(fuzz_seeds(f), (std::set<std::string>{"1519564625"}));
-  EXPECT_TRUE(fuzz_seeds(file("b.xml", {rec("s/t/compile", "passed")})).empty());
+  TestXml f = build_with_seed("one", "1519564625",
+                              {rec("s/t/correct_unseen", "passed"), rec("s/u/correct_seen", "failed"),
+                               rec("s/t/compile", "passed"), rec("selftest/s/t/solution_correct", "passed"), fw});
+  EXPECT_EQ(fuzz_seeds(f, {}), (std::set<std::string>{"1519564625"}));
+  EXPECT_TRUE(fuzz_seeds(build_with_seed("compile_only", "7", {rec("s/t/compile", "passed")}), {}).empty());
+  // a gate that did not run leaves no seed, whatever file lies there
+  EXPECT_TRUE(fuzz_seeds(build_with_seed("not_run", "7", {rec("s/t/correct_unseen", "notrun", "Fixture dependency failed")}),
+                         {}).empty());
 }
 
 TEST(Shards, ShardsOnDifferentHostsWithOneSeedAreOneRun) {
   // different build roots, one seed; a file naming no seed (compile gates only) does not count
-  std::vector<TestXml> f = {
-      file("node1/Test.xml", {with_command(rec("s/t/correct_unseen", "passed"), correct_cmd("/scratch/n1/build", "42"))}),
-      file("node2/Test.xml", {with_command(rec("s/u/correct_unseen", "passed"), correct_cmd("/tmp/job7/build", "42"))}),
-      file("node3/Test.xml", {rec("s/v/compile", "passed")})};
-  EXPECT_EQ(describe_mixed_fuzz_seeds(f), "");
+  std::vector<TestXml> f = {build_with_seed("node1", "42", {rec("s/t/correct_unseen", "passed")}),
+                            build_with_seed("node2", "42", {rec("s/u/correct_unseen", "passed")}),
+                            build_with_seed("node3", "", {rec("s/v/compile", "passed")})};
+  EXPECT_EQ(describe_mixed_fuzz_seeds(f, {}), "");
 }
 
 TEST(Shards, DifferentFuzzSeedsAreNamed) {
-  std::vector<TestXml> f = {
-      file("a.xml", {with_command(rec("s/t/correct_unseen", "passed"), correct_cmd("/n1", "222"))}),
-      file("b.xml", {with_command(rec("s/u/correct_unseen", "passed"), correct_cmd("/n2", "111"))}),
-      file("c.xml", {with_command(rec("s/v/correct_seen", "passed"), correct_cmd("/n3", "222"))})};
-  EXPECT_EQ(describe_mixed_fuzz_seeds(f), "--fuzz-seed 111 in b.xml; --fuzz-seed 222 in a.xml, c.xml");
+  std::vector<TestXml> f = {build_with_seed("a", "222", {rec("s/t/correct_unseen", "passed")}),
+                            build_with_seed("b", "111", {rec("s/u/correct_unseen", "passed")}),
+                            build_with_seed("c", "222", {rec("s/v/correct_seen", "passed")})};
+  EXPECT_EQ(describe_mixed_fuzz_seeds(f, {}), "fuzz seed 111 in " + f[1].path + "; fuzz seed 222 in " + f[0].path +
+                                                  ", " + f[2].path);
 }

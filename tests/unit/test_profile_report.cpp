@@ -84,7 +84,7 @@ TEST(ProfileReport, KernelsOfOneSideAreWeightedByTime) {
   const std::string text = format_profile("profile of t seen[0]", {s}, {"GPU", 3.35e12, 6.7e13});
   EXPECT_NE(text.find("bottleneck"), std::string::npos);
   EXPECT_NE(text.find("memory-bound"), std::string::npos);
-  EXPECT_EQ(profile_json({s}, {})["sides"]["torch_eager"]["bottleneck"], "memory-bound");
+  EXPECT_EQ(profile_result({s}, {}).sides.at("torch_eager").bottleneck, "memory-bound");
 }
 
 TEST(ProfileReport, OutputWithoutTableOrKernelsNamesTheFile) {
