@@ -18,6 +18,7 @@
 # plus <id>/agent (ARENA_AGENT), <id>/profile (ARENA_PROFILE) and selftest/<id>/... (ARENA_SELFTEST).
 include_guard(GLOBAL)
 include("${CMAKE_CURRENT_LIST_DIR}/ArenaOptions.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/ArenaTaskFilter.cmake")
 
 set(ARENA_GATE_RESULTS_DIR "${CMAKE_BINARY_DIR}/arena/results")
 set(ARENA_KERNELS_DIR "${CMAKE_BINARY_DIR}/arena/kernels")
@@ -326,6 +327,7 @@ function(_arena_add_selftests id key)
   set_tests_properties(${prefix}/solution_faster PROPERTIES
     LABELS "${labels};gpu" FIXTURES_REQUIRED "${prefix}/solution;${prefix}/solution_correct"
     RESOURCE_GROUPS "gpus:${ARENA_PERF_SLOTS}" RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT ${_perf_timeout})
+  _arena_add_task_filter(${id} ${key})
 endfunction()
 
 # Opt-in (ARENA_PROFILE): one launch of candidate and baseline each under Nsight Compute on

@@ -1,6 +1,7 @@
 """arena-import-kernelbench: turns a KernelBench problem file into a torch2hip task folder.
 
     arena-import-kernelbench <problem.py> [--out DIR] [--name NAME] [--category CAT]
+                             [--set NAME=VALUE]... [--keep NAME]...
 
 A KernelBench problem holds `class Model(nn.Module)`, `get_inputs()` (the tensors forward()
 takes), `get_init_inputs()` (the constructor's arguments) and module-level ints for the shapes.
@@ -9,13 +10,26 @@ The importer writes <out>/<name>/ with reference.py (the file, verbatim), task.j
 no solution.hip: such a task does not pass selftest until an expert solution is added.
 
 How shapes are found: the module-level ints that get_inputs()/get_init_inputs() use are the
-shape variables. The model runs on CPU with small distinct primes substituted for them (three
-sets, plus one set of even sizes as a check); every tensor dimension (inputs, state_dict
-entries, outputs) must be a constant or a product of variables, read off the prime
-factorization. Variables no size depends on (a reduction axis), or that the model cannot vary
-independently (a group count, a size fixed by a tuple computed at import), are kept at their
-file values as literals. Anything else (affine sizes such as convolution outputs) is refused
-with the file and what is wrong, on one line; nothing is written.
+shape variables (and each element of a tuple of ints that only get_inputs() reads, such as
+`input_shape = (32768,)`, as a variable `input_shape_0`). The model runs on CPU with small
+distinct primes substituted for them (three sets, plus one set of even sizes as a check; larger
+primes when the model fails on small ones); every tensor dimension (inputs, state_dict entries,
+outputs) is read off as a constant or a product of variables from the prime factorization.
+Where that fails, each variable is swept over 32 more values with the others fixed, and a
+dimension may be a product of one factor per variable, each a power or an affine size
+(a * v + b) / s (a convolution's or a pool's output: `height - 2`, `(height - 4) / 2`), or a
+sum of variables (a concatenation: `input_size + hidden_size`). Variables no size depends on (a
+reduction axis), or that the model cannot vary independently (a group count, a size fixed by
+a tuple computed at import, a stride that makes a size inexpressible), are kept at their file
+values as literals; variables the model needs equal (equal in the file) may be tied into one.
+The sizes read off the probes must also hold on other configurations (among them the smallest
+unseen ones the task will hold) and at every variable's minimum. Anything else is refused with
+the file and what is wrong, on one line; nothing is written. A bool input becomes a u8 tensor
+of 0 and 1.
+
+--set NAME=VALUE gives a module-level variable another value (a Python literal of the same
+kind) before the import, so the seen configuration can be smaller than the file's (the README
+says so); --keep NAME keeps an int variable at its value, a literal instead of a param.
 
 Before writing, the task is loaded by the harness itself (arena_torch) and its float64 oracle
 runs on the smallest configurations.
@@ -44,7 +58,9 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 DEFAULT_OUT = os.path.join(REPO, "tasks", "torch2hip")
 MAX_ELEMS = 1 << 26          # per tensor, in every configuration the importer generates
 WORK_CAP = 1 << 30           # product of all int params in a generated configuration (or 4x that of seen)
-PRIMES = [5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97]
+PRIMES = [5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 101, 103,
+          107, 109, 113, 127, 131, 137, 139, 149, 151, 157, 163, 167, 173, 179, 181, 191, 193, 197, 199]
+PROBE_STARTS = (0, 4, 9)    # indices into PRIMES: probes from 5, then from 17, then from 37
 MAX_FREEZE_TRIES = 32
 DTYPE_SIZE = {"f32": 4, "f16": 2, "bf16": 2, "f64": 8, "i32": 4, "i64": 8, "i8": 1, "u8": 1}
 TOLERANCE = {"f32": {"atol": 1e-5, "rtol": 1e-5}, "f16": {"atol": 1e-3, "rtol": 1e-2},
@@ -65,6 +81,10 @@ class Refusal(Exception):
 
 class ProbeError(Exception):
     """The model (or get_inputs()) failed on one set of probe sizes."""
+
+
+class NeedSweeps(Exception):
+    """A size is no product of variable powers: the analysis needs one-variable sweeps."""
 
 
 # --- small helpers -------------------------------------------------------------------------
@@ -123,54 +143,257 @@ def compact_json(obj, indent=0, width=132):
     return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
 
 
-# --- products of variables -----------------------------------------------------------------
-# A product is (c, {var: exponent}): the size c * prod(var ** exponent).
+# --- sizes: products of variables and affine factors ------------------------------------------
+# A size is c * f1 * f2 * ..., each factor one of
+#   ("pow", v, e)             v ** e
+#   ("aff", v, a, b, s)       (a * v + b) / s, integer division (a convolution's or a pool's
+#                             output length: (v - 2), (v - 4) / 2, 2 * v + 1, ...)
+#   ("lin", ((v, a), ...), b) a1 * v1 + a2 * v2 + ... + b (a concatenation's length)
+# The expression language of task.json (and Python's // on the non-negative numerators of valid
+# configurations) evaluates each of them the same way.
+
+class Size:
+    def __init__(self, c=1, factors=()):
+        pows, rest = {}, []
+        for f in factors:
+            if f[0] == "pow":
+                pows[f[1]] = pows.get(f[1], 0) + f[2]
+            else:
+                rest.append(f)
+        self.c = c
+        self.factors = tuple(sorted([("pow", v, e) for v, e in pows.items() if e], key=repr) + sorted(rest, key=repr))
+
+    def __eq__(self, other):
+        return isinstance(other, Size) and (self.c, self.factors) == (other.c, other.factors)
+
+    def __hash__(self):
+        return hash((self.c, self.factors))
+
+    def __repr__(self):
+        return f"Size({self.c}, {self.factors})"
+
+    def is_const(self):
+        return not self.factors
+
+    def vars(self):
+        out = set()
+        for f in self.factors:
+            out.update([f[1]] if f[0] != "lin" else [v for v, _ in f[1]])
+        return out
+
+    def value(self, values):
+        return self.c * math.prod(factor_value(f, values) for f in self.factors)
+
+    def text(self, order, alone=True):
+        rank = {v: i for i, v in enumerate(order)}
+        fs = sorted(self.factors, key=lambda f: (min(rank.get(v, 1 << 20) for v in factor_vars(f)), f[0] != "pow", repr(f)))
+        parts = [] if self.c == 1 and fs else [str(self.c)]
+        single = alone and self.c == 1 and len(fs) == 1
+        for f in fs:
+            if f[0] == "pow":
+                parts += [f[1]] * f[2]
+            else:
+                parts.append(factor_text(f, bare=single))
+        return " * ".join(parts)
+
+    def entry(self, order):
+        """A shape entry: an integer for a constant, else an expression string."""
+        return self.c if not self.factors else self.text(order)
+
+    def covers(self, small):
+        """Whether self >= small for every configuration because it holds all of small's factors."""
+        if self == small or self.c < small.c:
+            return False
+        mine = list(self.factors)
+        for f in small.factors:
+            if f[0] == "pow":
+                hit = next((g for g in mine if g[0] == "pow" and g[1] == f[1] and g[2] >= f[2]), None)
+            else:
+                hit = f if f in mine else None
+            if hit is None:
+                return False
+            mine.remove(hit)
+        return True
+
+    def key(self):
+        """The size without its constant: sizes with equal keys add up into one term."""
+        return self.factors
+
+
+def factor_vars(f):
+    return [v for v, _ in f[1]] if f[0] == "lin" else [f[1]]
+
+
+def factor_value(f, values):
+    if f[0] == "pow":
+        return values[f[1]] ** f[2]
+    if f[0] == "aff":
+        _, v, a, b, s = f
+        return (a * values[v] + b) // s
+    return sum(a * values[v] for v, a in f[1]) + f[2]
+
+
+def _affine_text(terms, b):
+    text = ""
+    for v, a in terms:
+        coef = v if abs(a) == 1 else f"{abs(a)} * {v}"
+        text += (coef if not text and a > 0 else f"-{coef}" if not text else f" {'+' if a > 0 else '-'} {coef}")
+    if b:
+        text += f" {'+' if b > 0 else '-'} {abs(b)}"
+    return text
+
+
+def factor_text(f, bare=False):
+    if f[0] == "pow":
+        return " * ".join([f[1]] * f[2])
+    if f[0] == "aff":
+        _, v, a, b, s = f
+        inner = _affine_text([(v, a)], b)
+        if s == 1:
+            return inner if bare or (a == 1 and not b) else f"({inner})"
+        num = inner if (a == 1 and not b) else f"({inner})"
+        return f"{num} / {s}" if bare else f"({num} / {s})"
+    inner = _affine_text(list(f[1]), f[2])
+    return inner if bare else f"({inner})"
+
+
+def size_mul(sizes):
+    c, factors = 1, []
+    for s in sizes:
+        c *= s.c
+        factors += list(s.factors)
+    return Size(c, factors)
+
+
+def python_expr(text):
+    """A size expression as Python evaluates it (torch.init): integer division."""
+    return text.replace(" / ", " // ")
+
 
 def prod_value(term, values):
-    c, exps = term
-    return c * math.prod(values[v] ** e for v, e in exps.items())
+    return term.value(values)
 
 
 def prod_text(term, order):
-    c, exps = term
-    factors = [] if c == 1 and exps else [str(c)]
-    for v in order:
-        factors += [v] * exps.get(v, 0)
-    return " * ".join(factors)
+    return term.text(order)
 
 
 def prod_entry(term, order):
-    """A shape entry: an integer for a constant, else an expression string."""
-    return term[0] if not term[1] else prod_text(term, order)
+    return term.entry(order)
 
 
 def prod_mul(terms):
-    c, exps = 1, {}
-    for tc, te in terms:
-        c *= tc
-        for v, e in te.items():
-            exps[v] = exps.get(v, 0) + e
-    return c, exps
+    return size_mul(terms)
 
 
 def infer_product(observed, probes, n_candidates):
-    """The product that gives `observed[k]` on `probes[k]` for every k, or None. Candidates
-    come from factoring the observations on the first n_candidates probes (distinct primes);
-    the others only check."""
+    """The product of variable powers that gives `observed[k]` on `probes[k]` for every k, or
+    None. Candidates come from factoring the observations on the first n_candidates probes
+    (distinct primes); the others only check."""
     if any(not isinstance(d, int) or d < 1 for d in observed):
         return None
     for d, values in list(zip(observed, probes))[:n_candidates]:
-        c, exps = d, {}
+        c, factors = d, []
         for v, p in values.items():
             e = 0
             while p > 1 and c % p == 0:
                 c //= p
                 e += 1
             if e:
-                exps[v] = e
-        term = (c, exps)
-        if all(prod_value(term, vals) == o for o, vals in zip(observed, probes)):
+                factors.append(("pow", v, e))
+        term = Size(c, factors)
+        if all(term.value(vals) == o for o, vals in zip(observed, probes)):
             return term
+    return None
+
+
+def _divisors(n):
+    small = [d for d in range(1, int(math.isqrt(n)) + 1) if n % d == 0]
+    return sorted(set(small + [n // d for d in small]))
+
+
+MAX_STRIDE = 16  # the largest divisor s of an affine factor (a pool of 16); sweeps cover 2 * s values
+MAX_SLOPE = 4    # the largest multiplier a (a transposed convolution's stride)
+
+
+def fit_factor(points):
+    """One variable's factor from (value, observed size) pairs where only that variable changes:
+    None when the size does not depend on it, else (factor, K) with size = K * factor(value).
+    Powers first, then (a * v + b) / s with the smallest s and a."""
+    xs = [x for x, _ in points]
+    ds = [d for _, d in points]
+    if all(d == ds[0] for d in ds):
+        return None
+    v = "_"
+    for e in (1, 2, 3):
+        k = ds[0] // xs[0] ** e if ds[0] % xs[0] ** e == 0 else None
+        if k and all(d == k * x ** e for x, d in points):
+            return ("pow", v, e), k
+    g = 0
+    for d in ds:
+        g = math.gcd(g, d)
+    for s in range(1, MAX_STRIDE + 1):
+        for a in range(1, MAX_SLOPE + 1):
+            if s > 1 and math.gcd(a, s) != 1:
+                continue
+            for k in reversed(_divisors(g)):  # the largest K: the factor's own content is 1
+                lo, hi = -(1 << 60), 1 << 60
+                for x, d in points:  # (a x + b) // s == d / k  <=>  s*f - a*x <= b <= s*f - a*x + s - 1
+                    f = d // k
+                    lo, hi = max(lo, s * f - a * x), min(hi, s * f - a * x + s - 1)
+                    if lo > hi:
+                        break
+                if lo > hi:
+                    continue
+                b = min(range(lo, hi + 1), key=lambda z: (abs(z), z)) if hi - lo < 64 else lo
+                if s == 1 and math.gcd(a, abs(b)) != 1:
+                    continue  # K would not be the largest
+                return ("aff", v, a, b, s), k
+    return None
+
+
+def infer_size(observed, values, base, sweeps, order):
+    """The size that gives observed[k] on values[k] for every run k, or None. Runs in
+    sweeps[v] change only v from the base run (index 0). A power product first, then a product
+    of one factor per variable (fitted on its sweep), then a sum of variables."""
+    if any(not isinstance(d, int) or d < 1 for d in observed):
+        return None
+    d0 = observed[0]
+    factors, denom = [], 1
+    for v in order:
+        pts = [(values[0][v], d0)] + [(values[k][v], observed[k]) for k in sweeps.get(v, [])]
+        fit = fit_factor(pts)
+        if fit is None:
+            continue
+        f, _ = fit
+        f = (f[0], v) + f[2:]
+        factors.append(f)
+        denom *= factor_value(f, values[0])
+    if denom > 0 and d0 % denom == 0:
+        size = Size(d0 // denom, factors)
+        if all(size.value(vals) == o for o, vals in zip(observed, values)):
+            return size
+    # a1 * v1 + a2 * v2 + ... + b: constant steps along every sweep.
+    terms = []
+    for v in order:
+        ks = sweeps.get(v, [])
+        if not ks:
+            continue
+        dx = [values[k][v] - values[0][v] for k in ks]
+        dd = [observed[k] - d0 for k in ks]
+        if any(x == 0 for x in dx) or any(d * dx[0] != dd[0] * x for d, x in zip(dd, dx)) or dd[0] % dx[0]:
+            return None
+        if dd[0]:
+            terms.append((v, dd[0] // dx[0]))
+    if len(terms) < 2:
+        return None
+    b = d0 - sum(a * values[0][v] for v, a in terms)
+    g = 0
+    for x in [a for _, a in terms] + [b]:
+        g = math.gcd(g, x)
+    size = Size(g, [("lin", tuple((v, a // g) for v, a in terms), b // g)])
+    if all(size.value(vals) == o for o, vals in zip(observed, values)):
+        return size
     return None
 
 
@@ -272,6 +495,55 @@ def _to_cpu(fn):
     return call
 
 
+PROBE_MAX_ELEMS = 1 << 27  # a tensor the probes would allocate (a size kept at a large file value)
+SIZED = ("rand", "randn", "zeros", "ones", "empty", "full", "randint")
+
+
+def _requested_numel(name, args, kwargs):
+    """The element count a factory call asks for, or None where it cannot tell."""
+    size = kwargs.get("size")
+    if size is None:
+        if name == "randint":  # randint(high, size) / randint(low, high, size)
+            size = next((x for x in args if isinstance(x, (tuple, list, torch.Size))), None)
+        elif name == "full":
+            size = args[0] if args else None
+        elif args and isinstance(args[0], (tuple, list, torch.Size)):
+            size = args[0]
+        else:
+            size = [x for x in args if isinstance(x, int)]
+    try:
+        return math.prod(int(x) for x in size) if size is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _guarded(fn, name):
+    def call(*args, **kwargs):
+        n = _requested_numel(name, args, kwargs)
+        if n is not None and n > PROBE_MAX_ELEMS:
+            raise ProbeTooLarge(f"torch.{name} of {n} elements at these sizes (over 2^27)")
+        return fn(*args, **kwargs)
+    return call
+
+
+class ProbeTooLarge(RuntimeError):
+    """A probe would allocate a huge tensor (a size kept at its file value)."""
+
+
+@contextlib.contextmanager
+def size_guard():
+    """Probes never allocate tensors over PROBE_MAX_ELEMS elements: with sizes kept at large file
+    values a model could otherwise exhaust the machine's memory."""
+    saved = [(n, getattr(torch, n)) for n in SIZED if hasattr(torch, n)]
+    for n, fn in saved:
+        setattr(torch, n, _guarded(fn, n))
+    try:
+        yield
+    finally:
+        for n, fn in saved:
+            setattr(torch, n, fn)
+
+
 @contextlib.contextmanager
 def cpu_only():
     """Probes run on CPU: where there is no GPU, `.cuda()`, `.to("cuda")` and `device="cuda"` in a
@@ -352,12 +624,45 @@ def forward_names(model, inputs, run):
     run.param_names = names
 
 
-def run_model(module, values, sample_ints=False):
-    run = Run(dict(values))
+# Module-level tuples of ints that get_inputs() unpacks (input_shape = (32768,)): each element is
+# a variable of its own, named <tuple>_<index>; pseudo-variable -> (tuple name, index).
+TUPLE_VARS = {}
+# Variables tied to another of equal file value (a model that needs them equal): tied -> driver.
+ALIASES = {}
+
+
+def apply_values(module, values):
+    """Sets the module-level variables get_inputs() and the model read; tuple elements rebuild
+    their tuples."""
+    tuples = {}
+    values = {**values, **{t: values[d] for t, d in ALIASES.items() if d in values}}
     for k, v in values.items():
-        setattr(module, k, v)
+        if k in TUPLE_VARS:
+            name, i = TUPLE_VARS[k]
+            tuples.setdefault(name, list(getattr(module, name)))[i] = v
+        else:
+            setattr(module, k, v)
+    for name, elems in tuples.items():
+        setattr(module, name, tuple(elems))
+
+
+def run_model(module, values, sample_ints=False, meta=False):
+    """meta: only the outputs' shapes are needed (sweeps and checks); forward() runs on PyTorch's
+    meta device, which computes shapes without data, and on the CPU where an op lacks a meta
+    kernel or the model looks at data. Inputs and state stay real CPU tensors either way."""
+    if meta:
+        try:
+            return _run_model(module, values, False, True)
+        except (ProbeError, Refusal):
+            pass
+    return _run_model(module, values, sample_ints, False)
+
+
+def _run_model(module, values, sample_ints, meta):
+    run = Run(dict(values))
+    apply_values(module, values)
     try:
-        with warnings.catch_warnings(), cpu_only():
+        with warnings.catch_warnings(), cpu_only(), size_guard():
             warnings.simplefilter("ignore")
             torch.manual_seed(0)
             init = module.get_init_inputs() if hasattr(module, "get_init_inputs") else []
@@ -371,6 +676,9 @@ def run_model(module, values, sample_ints=False):
             run.state = {k: v.detach().clone() for k, v in model.state_dict().items()
                          if not k.endswith("num_batches_tracked")}
             fwd = run.inputs[: run.n_forward]
+            if meta:
+                model = model.to("meta")
+                fwd = [t.to("meta") for t in fwd]
             with torch.no_grad():
                 try:
                     out = model(*fwd)
@@ -393,10 +701,10 @@ def run_model(module, values, sample_ints=False):
                     what = "forward()" if not isinstance(out, (tuple, list)) else f"forward()[{i}]"
                     raise Refusal(f"{what} returns a {type(o).__name__}, not a tensor")
             ints = [i for i in range(run.n_forward) if not run.inputs[i].is_floating_point()
-                    and not run.inputs[i].is_complex() and run.inputs[i].dtype != torch.bool]
+                    and not run.inputs[i].is_complex()]
             for i in ints:
                 t = run.inputs[i]
-                run.int_range[i] = [int(t.min()), int(t.max())] if t.numel() else None
+                run.int_range[i] = [int(t.min().int()), int(t.max().int())] if t.numel() else None
             if sample_ints and ints:
                 # The largest index drawn from a small tensor may miss its bound: draw more.
                 drawn = min((run.inputs[i].numel() for i in ints), default=0)
@@ -408,7 +716,7 @@ def run_model(module, values, sample_ints=False):
                         t = more[i]
                         if t.numel() and run.int_range[i] is not None:
                             r = run.int_range[i]
-                            r[0], r[1] = min(r[0], int(t.min())), max(r[1], int(t.max()))
+                            r[0], r[1] = min(r[0], int(t.min().int())), max(r[1], int(t.max().int()))
                     seed += 1
     except Refusal:
         raise
@@ -437,8 +745,9 @@ class TensorInfo:
 
 
 def dtype_name(t, what):
+    # A bool tensor becomes u8 holding 0 and 1: arithmetic with it (x * mask) gives the same values.
     names = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16", torch.float64: "f64",
-             torch.int32: "i32", torch.int64: "i64", torch.int8: "i8", torch.uint8: "u8"}
+             torch.int32: "i32", torch.int64: "i64", torch.int8: "i8", torch.uint8: "u8", torch.bool: "u8"}
     if t.dtype not in names:
         raise Refusal(f"{what} is {str(t.dtype).replace('torch.', '')}: the harness's dtypes are "
                       f"f32 f16 bf16 f64 i32 i64 i8 u8")
@@ -454,34 +763,81 @@ class Analysis:
         self.frozen = frozen        # int variables kept at their file values
         self.floats = floats        # float module variables read by get_init_inputs: name -> value
         self.n_candidates = 3
+        self.frozen_why = {}
+        self.init_ast = init_ast
         if len(free) + 3 > len(PRIMES):
             raise Refusal(f"{len(free)} int variables ({', '.join(free)}): the importer handles at most "
                           f"{len(PRIMES) - 3}")
-        self.probes = [{v: PRIMES[i + k] for i, v in enumerate(free)} for k in range(3)]
-        self.probes.append({v: PRIMES[i] + 1 for i, v in enumerate(free)})  # even sizes: a check
-        self.runs = []
-        for vals in self.probes:
+        # Small distinct primes first; a model that fails on them (a kernel or a pool larger than
+        # the input) gets larger ones.
+        error = probes = runs = None
+        for start in PROBE_STARTS:
+            if start + len(free) + 2 >= len(PRIMES):
+                break
+            cand = [{v: PRIMES[start + i + k] for i, v in enumerate(free)} for k in range(3)]
+            cand.append({v: PRIMES[start + i] + 1 for i, v in enumerate(free)})  # even sizes: a check
             try:
-                self.runs.append(run_model(module, {**vals, **frozen}, sample_ints=True))
+                runs = [self._run(vals) for vals in cand]
+                probes = cand
+                break
             except ProbeError as e:
-                raise ProbeError(f"on the probe sizes ({where(vals) or 'no variables'}): {e}") from e
-        self.frozen_why = {}
-        self.init_ast = init_ast
+                error = error or e
+        if runs is None:
+            raise error
+        self.probes, self.runs, self.sweeps = probes, runs, {}
+        try:
+            self._analyze()
+        except NeedSweeps:
+            # Sizes that are no power products: run each variable over more values (the others at
+            # the first probe) and fit one factor per variable; 8 values first, which settles
+            # strides up to 4, then up to 2 * MAX_STRIDE where that is not enough.
+            self._sweep(1, 8)
+            try:
+                self._analyze()
+            except Refusal:
+                self._sweep(9, 2 * MAX_STRIDE)
+                self._analyze()
+
+    def _sweep(self, first, last):
+        for v in self.free:
+            for dv in range(first, last + 1):
+                vals = {**self.probes[0], v: self.probes[0][v] + dv}
+                try:
+                    run = self._run(vals, meta=True)
+                except ProbeError:
+                    continue  # sizes this model does not take (e.g. odd ones): fitted without them
+                self.sweeps.setdefault(v, []).append(len(self.runs))
+                self.runs.append(run)
+
+    def _run(self, vals, meta=False):
+        try:
+            return run_model(self.module, {**vals, **self.frozen}, sample_ints=not meta, meta=meta)
+        except ProbeError as e:
+            raise ProbeError(f"on the probe sizes ({where(vals) or 'no variables'}): {e}") from e
+
+    def _analyze(self):
         self.used = set()
+        self.values = [{v: r.values[v] for v in self.free} for r in self.runs]
         self._structure()
         self.init = [self._init_arg(i) for i in range(len(self.runs[0].init))]
-        self.float_params = [n for n in floats if n in self.used]
+        self.float_params = [n for n in self.floats if n in self.used]
 
     def desc(self, k):
-        return where(self.probes[k]) or "no variables"
+        return where(self.values[k] if hasattr(self, "values") else self.probes[k]) or "no variables"
 
     def _product(self, observed, what):
-        term = infer_product(observed, self.probes, self.n_candidates)
+        term = infer_product(observed[:len(self.probes)], self.probes, self.n_candidates)
+        if term is not None and any(term.value(vals) != o for o, vals in zip(observed, self.values)):
+            term = None
+        if term is None and not self.sweeps:
+            raise NeedSweeps()
+        if term is None:
+            term = infer_size(observed, self.values, self.probes[0], self.sweeps, self.free)
         if term is None:
             seen = "; ".join(f"{o} at ({self.desc(k)})" for k, o in enumerate(observed[:3]))
-            raise Refusal(f"{what} is not a constant or a product of the int variables: {seen} "
-                          f"(affine sizes such as convolution outputs or 'dim - 1' are not supported)")
-        self.used.update(term[1])
+            raise Refusal(f"{what} is not a constant, a product of the int variables and affine sizes of one "
+                          f"variable each, or a sum of variables: {seen}")
+        self.used.update(term.vars())
         return term
 
     def _same(self, per_run, what):
@@ -525,8 +881,11 @@ class Analysis:
         rank = self._same([t.dim() for t in ts], f"{what}'s rank")
         shape = [self._product([t.shape[d] for t in ts], f"{what} dim {d}") for d in range(rank)]
         if rank == 0:
-            shape = [(1, {})]  # a 0-d tensor is one element: the harness matches outputs by count
+            shape = [Size(1)]  # a 0-d tensor is one element: the harness matches outputs by count
         info = TensorInfo(name, role, source, dtypes, shape, ts)
+        if ts[0].dtype == torch.bool:
+            info.notes.append(f"'{name}' is a bool tensor in the model: the harness passes it as u8 holding 0 and 1, "
+                              f"which the model's arithmetic treats alike (boolean indexing would not)")
         if role == "input" and not ts[0].is_contiguous():
             info.notes.append(f"get_inputs() gives a non-contiguous '{name}'; the harness passes contiguous tensors")
         return info
@@ -565,7 +924,7 @@ class Analysis:
             i = t.source[2]
             ranges = [r.int_range.get(i) for r in self.runs]
         else:
-            ranges = [[int(x.min()), int(x.max())] if x.numel() else None for x in t.runs]
+            ranges = [[int(x.min().int()), int(x.max().int())] if x.numel() else None for x in t.runs]
             t.notes.append(f"state '{t.source[1]}' is an integer tensor the model initializes itself; the harness "
                            f"fills it with random values in the range below")
         if any(r is None for r in ranges):
@@ -574,8 +933,8 @@ class Analysis:
         highs = [r[1] for r in ranges]
         # Indices into a table of V rows: the largest value drawn is V - 1 (or, for a large fixed V
         # that few draws do not reach, within 10 % of it). A bound alone does not make V a size.
-        cands = [(v, [p[v] for p in self.probes], True) for v in self.free]
-        cands += [(v, [val] * len(self.probes), False) for v, val in self.frozen.items() if val > 0]
+        cands = [(v, [p[v] for p in self.values], True) for v in self.free]
+        cands += [(v, [val] * len(self.values), False) for v, val in self.frozen.items() if val > 0]
         for exact in (True, False):
             for v, vals, free in cands:
                 if all((h + 1 == n) if exact else (0.9 * n <= h + 1 <= n) for h, n in zip(highs, vals)) \
@@ -607,7 +966,7 @@ class Analysis:
             return repr(v0)
         if isinstance(v0, int):
             term = self._product(vals, f"{what} ({v0} at ({self.desc(0)}))")
-            return term[0] if not term[1] else prod_text(term, self.free)
+            return term.c if term.is_const() else python_expr(term.text(self.free))
         if isinstance(v0, float):
             if any(v != v0 for v in vals):
                 raise Refusal(f"{what} = {v0} changes with the sizes: a float computed from the int variables "
@@ -646,7 +1005,7 @@ class Analysis:
             return "a different set of tensors"
         for t in self.inputs:
             got = list(run.inputs[t.source[2]].shape)
-            if got != [prod_value(s, vals) for s in t.shape] and not (got == [] and t.shape == [(1, {})]):
+            if got != [prod_value(s, vals) for s in t.shape] and not (got == [] and t.shape == [Size(1)]):
                 return f"input '{t.name}' has shape {got}"
         for t in self.state:
             got = list(run.state[t.source[1]].shape)
@@ -659,36 +1018,79 @@ class Analysis:
         return None
 
 
-def analyze(module, path_vars, float_vars, init_ast, init_only):
+class Unusable(Exception):
+    """Sizes the importer could express on its probes that fail elsewhere (another configuration,
+    the smallest sizes): another choice of fixed variables may do."""
+
+
+def validate(module, a):
+    """Runs the model on two more configurations mixing the probe sizes and checks that the
+    inferred shapes predict it; a configuration the model refuses checks nothing."""
+    extra = [{v: 2 * a.probes[0][v] + 3 for v in a.free},
+             {v: a.probes[2][v] + 4 + 3 * i for i, v in enumerate(a.free)}]
+    for cfg in extra:
+        try:
+            run = run_model(module, {**cfg, **a.frozen}, meta=True)
+        except (ProbeError, Refusal):
+            continue
+        wrong = a.predicts(run)
+        if wrong is not None:
+            raise Unusable(f"the sizes read off the probes do not hold at ({where(cfg)}): {wrong}")
+
+
+def validate_unseen(module, a, seen, limit=1 << 20, count=4):
+    """The same check on the smallest unseen configurations the task will hold."""
+    unseen, _ = make_configs(a, seen, a.mins)
+    small = sorted((c for c in unseen if max_numel(a, c) <= limit), key=lambda c: max_numel(a, c))[:count]
+    for cfg in small:
+        try:
+            run = run_model(module, {**cfg, **a.frozen}, meta=True)
+        except (ProbeError, Refusal) as e:
+            raise Unusable(f"the model fails on the configuration ({where(cfg)}) the task would hold: {e}")
+        wrong = a.predicts(run)
+        if wrong is not None:
+            raise Unusable(f"the sizes read off the probes do not hold at ({where(cfg)}): {wrong}")
+
+
+def analyze(module, path_vars, float_vars, init_ast, init_only, keep=(), seen=None):
     """Finds which int variables vary (the others are kept at their file values) and the shapes.
     When the model fails or gives sizes the importer cannot express with every variable free, it
     tries keeping init-only variables fixed (a reduction axis or a kernel size is no shape). When
     the model only ever fails (an exception, never an inexpressible size), it also tries keeping
-    variables get_inputs() uses (sizes tied by a relation, e.g. a tuple computed at import)."""
-    free_all = [v for v in path_vars if path_vars[v] > 0]
-    fixed0 = {v: path_vars[v] for v in path_vars if path_vars[v] <= 0}
+    variables get_inputs() uses (sizes tied by a relation, e.g. a tuple computed at import), and
+    last, tying variables of equal file values into one (sizes the model needs equal). Each
+    candidate must also predict the model's sizes on configurations other than its probes and
+    work at its smallest sizes (a.mins)."""
+    free_all = [v for v in path_vars if path_vars[v] > 0 and v not in keep]
+    fixed0 = {v: path_vars[v] for v in path_vars if path_vars[v] <= 0 or v in keep}
     order = sorted(free_all, key=lambda v: (path_vars[v], free_all.index(v)))
     init_vars = [v for v in order if v in init_only]
-    phase1 = [()] + [k for n in range(1, len(init_vars) + 1) for k in itertools.combinations(init_vars, n)]
-    phase2 = [k for n in range(1, len(order)) for k in itertools.combinations(order, n) if not set(k) <= init_only]
+    phase1 = [((), ())] + [(k, ()) for n in range(1, len(init_vars) + 1) for k in itertools.combinations(init_vars, n)]
+    phase2 = [(k, ()) for n in range(1, len(order)) for k in itertools.combinations(order, n)
+              if not set(k) <= init_only]
+    ties = [(u, v) for u, v in itertools.combinations(free_all, 2) if path_vars[u] == path_vars[v]]
+    phase3 = [((), (t,)) for t in ties] + [(tuple(init_vars), (t,)) for t in ties if init_vars]
     refusal = crash = None
     tries = 0
-    for phase, keeps in ((1, phase1), (2, phase2)):
-        if phase == 2 and refusal is not None:
+    for phase, cands in ((1, phase1), (2, phase2), (3, phase3)):
+        if phase >= 2 and refusal is not None:
             break  # sizes it cannot express: keeping get_inputs() sizes fixed would only hide them
-        for keep in keeps:
+        tries = 0
+        for keep_set, tie in cands:
             tries += 1
             if tries > MAX_FREEZE_TRIES:
                 break
-            free = [v for v in free_all if v not in keep]
-            frozen = {**fixed0, **{v: path_vars[v] for v in keep}}
+            ALIASES.clear()
+            ALIASES.update({v: u for u, v in tie})
+            free = [v for v in free_all if v not in keep_set and v not in ALIASES]
+            frozen = {**fixed0, **{v: path_vars[v] for v in keep_set}}
             if not free:
                 continue
             try:
                 a = Analysis(module, free, frozen, float_vars, init_ast)
-                why = {v: "not a size (<= 0)" for v in fixed0}
+                why = {v: "kept by --keep" if v in keep else "not a size (<= 0)" for v in fixed0}
                 why.update({v: "the model fails, or gives sizes the importer cannot express, when it varies"
-                            for v in keep})
+                            for v in keep_set})
                 # Variables no size depends on are no shape: keep them at their file values.
                 while any(v not in a.used for v in a.free):
                     why.update({v: "no size depends on it" for v in a.free if v not in a.used})
@@ -696,18 +1098,25 @@ def analyze(module, path_vars, float_vars, init_ast, init_only):
                     frozen = {**a.frozen, **{v: path_vars[v] for v in a.free if v not in a.used}}
                     a = Analysis(module, free, frozen, float_vars, init_ast)
                 a.frozen_why = why
+                a.ties = dict(ALIASES)
+                validate(module, a)
+                a.mins = find_minimums(module, a, {v: path_vars[v] for v in a.free})
+                validate_unseen(module, a, {v: path_vars[v] for v in a.free})
                 return a
             except Refusal as e:
                 refusal = refusal or e
-                if phase == 2:
+                if phase >= 2:
                     break
-            except ProbeError as e:
+            except (ProbeError, Unusable) as e:
                 crash = crash or e
+    ALIASES.clear()
     if refusal is not None:
         raise refusal
+    if isinstance(crash, Unusable):
+        raise Refusal(f"{crash}, and keeping variables fixed or tying equal ones does not help")
     raise Refusal(f"the model fails {crash} (the importer gives every int variable its own small prime: "
-                  f"models that need relations between sizes, such as equal or divisible sizes, cannot be "
-                  f"imported unless keeping some variables at their file values helps)")
+                  f"models that need relations between sizes, such as divisible sizes, cannot be "
+                  f"imported unless keeping some variables at their file values, or tying equal ones, helps)")
 
 
 # --- minimums, configurations ------------------------------------------------------------------
@@ -720,17 +1129,23 @@ def find_minimums(module, a, seen):
     """The smallest value of each variable (1 where the model handles it) with the others at probe sizes."""
     base = {**a.probes[0], **a.frozen}
     base_finite = finite(a.runs[0].outputs)
+
+    def works(cfg):
+        """Shapes first (on the meta device), then, where the probes' outputs were finite, a real
+        run whose outputs must be finite too."""
+        try:
+            if a.predicts(run_model(module, cfg, meta=True)) is not None:
+                return False
+            return not base_finite or finite(run_model(module, cfg).outputs)
+        except (ProbeError, Refusal):
+            return False
+
     mins = {}
     for v in a.free:
         mins[v] = a.probes[0][v]
-        for cand in (1, 2, 3, 4):
-            if cand >= a.probes[0][v]:
-                break
-            try:
-                run = run_model(module, {**base, v: cand})
-            except (ProbeError, Refusal):
-                continue
-            if a.predicts(run) is None and (not base_finite or finite(run.outputs)):
+        # Power products work from 1 on; affine sizes (a convolution's output) from a few more.
+        for cand in range(1, a.probes[0][v]):
+            if works({**base, v: cand}):
                 mins[v] = cand
                 break
         mins[v] = min(mins[v], seen[v])
@@ -739,20 +1154,15 @@ def find_minimums(module, a, seen):
         if var:
             mins[var] = max(mins[var], int(t.dist["low"]) + 1)
 
-    def works(cfg):
-        try:
-            run = run_model(module, {**cfg, **a.frozen})
-        except (ProbeError, Refusal):
-            return False
-        return a.predicts(run) is None and (not base_finite or finite(run.outputs))
-
     # Every variable at its minimum at once (e.g. instance norm needs 2 spatial elements):
-    # raise the innermost sizes to 2 until the model handles it.
-    bump = [v for v in reversed(a.free) if mins[v] < 2 <= seen[v]]
-    while not works(mins):
-        if not bump:
-            raise Refusal(f"the model fails on its smallest sizes ({where(mins)})")
-        mins[bump.pop(0)] = 2
+    # raise the innermost sizes by one, in turn, until the model handles it.
+    tries = 0
+    while not works({**mins, **a.frozen}):
+        bump = [v for v in reversed(a.free) if mins[v] < min(seen[v], a.probes[0][v])]
+        tries += 1
+        if not bump or tries > 64:
+            raise Unusable(f"the model fails on its smallest sizes ({where(mins)})")
+        mins[bump[(tries - 1) % len(bump)]] += 1
     return mins
 
 
@@ -767,7 +1177,7 @@ def cap(a, cfg, mins, work_cap):
     for _ in range(200):
         big = max(a.tensors(), key=lambda t: prod_value(t.numel(), cfg))
         if prod_value(big.numel(), cfg) > MAX_ELEMS:
-            pool = [v for v in big.numel()[1] if cfg[v] > mins[v]]
+            pool = [v for v in a.free if v in big.numel().vars() and cfg[v] > mins[v]]  # file order: deterministic
         elif math.prod(cfg.values()) > work_cap:
             pool = [v for v in cfg if cfg[v] > mins[v]]
         else:
@@ -810,27 +1220,27 @@ def make_configs(a, seen, mins):
     terms = []
     for t in a.tensors():
         term = t.numel()
-        if term[1] and term not in terms:
+        if not term.is_const() and term not in terms:
             terms.append(term)
-
-    def covers(big, small):
-        return big != small and big[0] >= small[0] and all(big[1].get(v, 0) >= e for v, e in small[1].items())
-
-    require = [f"{prod_text(t, free)} <= {MAX_ELEMS}" for t in terms if not any(covers(o, t) for o in terms)]
+    require = [f"{prod_text(t, free)} <= {MAX_ELEMS}" for t in terms if not any(o.covers(t) for o in terms)]
     return unseen, {"count": 3, "ranges": ranges, "require": require}
 
 
 # --- the task folder ---------------------------------------------------------------------------
 
 def cost_bytes(a):
-    sums = {}
+    sums, order = {}, []
     for t in a.tensors():
-        c, exps = t.numel()
-        key = tuple((v, exps.get(v, 0)) for v in a.free)
-        sums[key] = sums.get(key, 0) + c * DTYPE_SIZE[t.dtype]
-    terms = []
-    for key, coef in sorted(sums.items(), key=lambda kv: [-e for _, e in kv[0]]):
-        terms.append(prod_text((coef, {v: e for v, e in key if e}), a.free))
+        n = t.numel()
+        if n.key() not in sums:
+            order.append(n)
+            sums[n.key()] = 0
+        sums[n.key()] += n.c * DTYPE_SIZE[t.dtype]
+    # Larger sizes first: more factors, then higher powers of the first variables.
+    def rank(n):
+        pows = {f[1]: f[2] for f in n.factors if f[0] == "pow"}
+        return (-len(n.factors) - sum(pows.values()), [-pows.get(v, 0) for v in a.free])
+    terms = [Size(sums[n.key()], n.factors).text(a.free, alone=False) for n in sorted(order, key=rank)]
     return " + ".join(terms)
 
 
@@ -936,6 +1346,16 @@ def review_items(a, spec, warnings_):
     for k, v in a.frozen.items():
         items.append(f"`{k}` is kept at its file value {v} (a literal, not a param): "
                      f"{a.frozen_why.get(k, 'fixed')}.")
+    for tied, driver in getattr(a, "ties", {}).items():
+        items.append(f"`{tied}` is tied to `{driver}` (equal in the file; the model fails when they differ): one "
+                     f"param drives both.")
+    for line in getattr(a, "changed", []):
+        items.append(f"the seen configuration differs from the file: {line} (`--set`); the task's results are "
+                     f"not those of the file's sizes.")
+    for pseudo, (tup, i) in TUPLE_VARS.items():
+        if pseudo in a.free:
+            items.append(f"`{pseudo}` is element {i} of the file's tuple `{tup}` (a param of its own; the harness "
+                         f"does not set `{tup}`, which only get_inputs() reads).")
     low = a.runs[0].low_precision_fallback
     if low:
         items.append(f"PyTorch's CPU kernels lack {low} ops this model uses: the importer ran it in float32 "
@@ -1007,32 +1427,66 @@ def harness_check(task_dir, spec, configs):
 
 # --- main ------------------------------------------------------------------------------------
 
-def import_problem(path, out_dir, name, category, log):
+def apply_settings(module, settings):
+    """--set NAME=VALUE: a module-level variable gets another value (of the same kind) before
+    anything runs; returns README lines saying what changed."""
+    changed = []
+    for k, v in settings:
+        if k not in vars(module) or k.startswith("__"):
+            raise Refusal(f"--set {k}: the problem file has no module-level variable '{k}'")
+        old = getattr(module, k)
+        ok = (type(old) is int and type(v) is int) or (type(old) is float and type(v) in (int, float)) or \
+            (isinstance(old, tuple) and isinstance(v, tuple) and len(old) == len(v) and all(type(e) is int for e in v))
+        if not ok:
+            raise Refusal(f"--set {k}={v!r}: the file's value is {old!r}; give a value of the same kind")
+        setattr(module, k, float(v) if type(old) is float else v)
+        changed.append(f"`{k}` = {v!r} (the file has {old!r})")
+    return changed
+
+
+def import_problem(path, out_dir, name, category, log, settings=(), keep=()):
     """Returns the task folder written; raises Refusal."""
     out_dir = os.path.abspath(out_dir)
     target = os.path.join(out_dir, name)
     if os.path.exists(target):
         raise Refusal(f"{target} already exists (choose another --name or --out; nothing is overwritten)")
     module = load_problem(path)
+    changed = apply_settings(module, settings)
     get_inputs = module.get_inputs
     get_init = getattr(module, "get_init_inputs", None)
     in_inputs = global_names(get_inputs, module)
     in_init = global_names(get_init, module) if get_init else set()
     int_vars = {k: v for k, v in vars(module).items()
                 if type(v) is int and not k.startswith("__") and k in (in_inputs | in_init)}
+    # Tuples of ints that only get_inputs() reads (input_shape = (32768,)): one variable per element.
+    TUPLE_VARS.clear()
+    for k, v in vars(module).items():
+        if isinstance(v, tuple) and v and all(type(e) is int for e in v) and not k.startswith("__") \
+                and k in in_inputs and k not in in_init:
+            for i, e in enumerate(v):
+                pseudo = f"{k}_{i}"
+                while pseudo in vars(module) or pseudo in int_vars:
+                    pseudo += "_"
+                TUPLE_VARS[pseudo] = (k, i)
+                int_vars[pseudo] = e
     float_vars = {k: v for k, v in vars(module).items()
                   if type(v) is float and not k.startswith("__") and k in in_init and math.isfinite(v)}
+    for k in keep:
+        if k not in int_vars:
+            raise Refusal(f"--keep {k}: no int variable of that name is read by get_inputs()/get_init_inputs() "
+                          f"(they are: {', '.join(int_vars) or 'none'})")
     if not int_vars:
         raise Refusal("get_inputs()/get_init_inputs() use no module-level int variables: fixed shapes give "
                       "no unseen configurations")
     init_ast = returned_names(get_init) if get_init else None
-    a = analyze(module, int_vars, float_vars, init_ast, set(in_init) - set(in_inputs))
+    a = analyze(module, int_vars, float_vars, init_ast, set(in_init) - set(in_inputs), keep=set(keep))
+    a.changed = changed
     if not a.free:
         raise Refusal("no int variable changes a tensor's size: fixed shapes give no unseen configurations")
     seen = {v: int_vars[v] for v in a.free}
     if a.frozen:
         log("kept at their file values (literals, not params): " + ", ".join(f"{k}={v}" for k, v in a.frozen.items()))
-    mins = find_minimums(module, a, seen)
+    mins = a.mins
     unseen, fuzz = make_configs(a, seen, mins)
     notes = []
     for t in a.tensors():
@@ -1095,6 +1549,11 @@ def main(argv=None):
                    help="folder that receives <name>/ (default: the repository's tasks/torch2hip)")
     p.add_argument("--name", help="task name (default: the file name, lowercased, other characters as '_')")
     p.add_argument("--category", default="imported", help="task category (default: imported)")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                   help="give a module-level variable another value (a Python literal of the same kind) before "
+                        "the import: the seen configuration's sizes (e.g. --set batch_size=16); repeatable")
+    p.add_argument("--keep", action="append", default=[], metavar="NAME",
+                   help="keep an int variable at its value (a literal in task.json, not a param); repeatable")
     args = p.parse_args(argv)
     path = args.problem
 
@@ -1117,8 +1576,17 @@ def main(argv=None):
     if os.path.basename(os.path.normpath(os.path.abspath(args.out))) != "torch2hip":
         logs.append(f"warning: --out {args.out} is not a folder named torch2hip; the harness reads tasks from "
                     f"<tasks>/torch2hip/<name>/")
+    settings = []
+    for item in args.set:
+        key, eq, text = item.partition("=")
+        try:
+            if not eq or not key.strip():
+                raise ValueError("NAME=VALUE")
+            settings.append((key.strip(), ast.literal_eval(text.strip())))
+        except (ValueError, SyntaxError) as e:
+            return refuse(f"--set {item}: not NAME=<Python literal> ({e})")
     try:
-        target, spec = import_problem(path, args.out, name, args.category, logs.append)
+        target, spec = import_problem(path, args.out, name, args.category, logs.append, settings, args.keep)
     except Refusal as e:
         return refuse(str(e))
     except KeyboardInterrupt:

@@ -3,7 +3,7 @@ import torch.nn as nn
 
 
 class Model(nn.Module):
-    """1D convolution without padding: the output is shorter than the input."""
+    """1D convolution without padding: the output is shorter than the input (length - 2)."""
 
     def __init__(self, channels: int):
         super().__init__()
