@@ -660,9 +660,9 @@ endfunction()
 # arena_add_suite_directory(<dir> [SUITE <suite>] [LABELS <label>...] [REFERENCE_LIBRARIES <target>...])
 #
 # Adds every task folder <dir>/<task>/ holding a task.json (README.md, "Use it in your
-# project"): its baseline.hip (or baseline.py), reference.cpp (or reference.py),
-# solution.hip/.py and README.md where present. Each folder must be named like its task;
-# with SUITE, each spec's suite must be SUITE.
+# project"): its baseline.hip (or baseline.py), its oracle (the one task.json's "reference"
+# names, else reference.cpp, or reference.py for torch2hip), solution.hip/.py and README.md
+# where present. Each folder must be named like its task; with SUITE, each spec's suite must be SUITE.
 function(arena_add_suite_directory dir)
   cmake_parse_arguments(PARSE_ARGV 1 D "" "SUITE" "LABELS;REFERENCE_LIBRARIES")
   if(D_UNPARSED_ARGUMENTS)
@@ -690,8 +690,10 @@ function(arena_add_suite_directory dir)
       message(FATAL_ERROR "${_d}/task.json: suite: \"${${_key}_SUITE}\" differs from the suite ${D_SUITE} of ${dir}")
     endif()
     set(_args NAME "${${_key}_NAME}" SUITE "${${_key}_SUITE}" SPEC "${_d}/task.json")
-    foreach(_pair "BASELINE;baseline.hip;baseline.py" "REFERENCE;reference.cpp;reference.py"
-                  "SOLUTION;solution.hip;solution.py" "README;README.md")
+    if(${_key}_HAS_REFERENCE)  # task.json's "reference" (a shared oracle), else reference.cpp/.py
+      list(APPEND _args REFERENCE "${${_key}_REFERENCE}")
+    endif()
+    foreach(_pair "BASELINE;baseline.hip;baseline.py" "SOLUTION;solution.hip;solution.py" "README;README.md")
       list(POP_FRONT _pair _arg)
       foreach(_file IN LISTS _pair)
         if(EXISTS "${_d}/${_file}")

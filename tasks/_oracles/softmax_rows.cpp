@@ -1,7 +1,7 @@
-// Host oracle: numerically stable row log-softmax in double precision,
-// y = x - max - log(sum exp(x - max)).
+// Host oracle: numerically stable row softmax in double precision.
 #include <cmath>
 #include "arena/arena_reference.h"
+#include "oracle_helpers.h"
 
 ARENA_REFERENCE_EXPORT int arena_reference(const arena_ref_args* a) {
   const double* x = a->tensors[0];
@@ -10,12 +10,13 @@ ARENA_REFERENCE_EXPORT int arena_reference(const arena_ref_args* a) {
   for (int64_t r = 0; r < m; ++r) {
     const double* xr = x + r * n;
     double* yr = y + r * n;
-    double mx = xr[0];
-    for (int64_t j = 1; j < n; ++j) mx = std::fmax(mx, xr[j]);
+    const double mx = oracle::row_max(xr, n);
     double sum = 0.0;
-    for (int64_t j = 0; j < n; ++j) sum += std::exp(xr[j] - mx);
-    const double lse = std::log(sum);
-    for (int64_t j = 0; j < n; ++j) yr[j] = (xr[j] - mx) - lse;
+    for (int64_t j = 0; j < n; ++j) {
+      yr[j] = std::exp(xr[j] - mx);
+      sum += yr[j];
+    }
+    for (int64_t j = 0; j < n; ++j) yr[j] /= sum;
   }
   return 0;
 }

@@ -2,6 +2,7 @@
 // y = x - max - log(sum exp(x - max)).
 #include <cmath>
 #include "arena/arena_reference.h"
+#include "oracle_helpers.h"
 
 ARENA_REFERENCE_EXPORT int arena_reference(const arena_ref_args* a) {
   const double* x = a->tensors[0];
@@ -10,11 +11,8 @@ ARENA_REFERENCE_EXPORT int arena_reference(const arena_ref_args* a) {
   for (int64_t r = 0; r < m; ++r) {
     const double* xr = x + r * n;
     double* yr = y + r * n;
-    double mx = xr[0];
-    for (int64_t j = 1; j < n; ++j) mx = std::fmax(mx, xr[j]);
-    double sum = 0.0;
-    for (int64_t j = 0; j < n; ++j) sum += std::exp(xr[j] - mx);
-    const double lse = std::log(sum);
+    const double mx = oracle::row_max(xr, n);
+    const double lse = std::log(oracle::sum_exp(xr, n, mx));
     for (int64_t j = 0; j < n; ++j) yr[j] = (xr[j] - mx) - lse;
   }
   return 0;
