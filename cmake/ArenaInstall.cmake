@@ -2,7 +2,7 @@
 #
 #   <P>/bin/                        arena-correct, arena-perf, arena-profile, arena-spec,
 #                                   arena-device-info, arena-run-agent, arena-worker, arena-confine,
-#                                   arena-score
+#                                   arena-task-filter, arena-score
 #   <P>/lib/                        libarena_device.so (the device backend), libarena_tools.so,
 #                                   libarena_worker.so
 #   <P>/include/kernelarena/        arena/arena_abi.h, arena/arena_reference.h, hip_on_cuda/hip/*.h
@@ -18,7 +18,7 @@ set(ARENA_INSTALL_INCLUDEDIR "${CMAKE_INSTALL_INCLUDEDIR}/kernelarena")
 set(ARENA_INSTALL_DATADIR "${CMAKE_INSTALL_DATADIR}/KernelArena")
 
 set(_arena_installed_exes arena-spec arena-correct arena-perf arena-profile arena-device-info arena-run-agent
-    arena-worker arena-confine)
+    arena-worker arena-confine arena-task-filter)
 if(TARGET arena-score-installed)
   list(APPEND _arena_installed_exes arena-score-installed)
 endif()
@@ -41,7 +41,7 @@ install(FILES
   "${PROJECT_SOURCE_DIR}/cmake/ArenaOptions.cmake" "${PROJECT_SOURCE_DIR}/cmake/ArenaPlatform.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/ArenaPlatformDetect.cmake" "${PROJECT_SOURCE_DIR}/cmake/ArenaTasks.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/ArenaCompileKernel.cmake" "${PROJECT_SOURCE_DIR}/cmake/ArenaAgent.cmake"
-  "${PROJECT_SOURCE_DIR}/cmake/ArenaDashboard.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/ArenaDashboard.cmake" "${PROJECT_SOURCE_DIR}/cmake/ArenaTaskFilter.cmake"
   DESTINATION "${ARENA_INSTALL_CMAKEDIR}")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/agents/" DESTINATION "${ARENA_INSTALL_DATADIR}/agents")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/suites/" DESTINATION "${ARENA_INSTALL_DATADIR}/suites"

@@ -18,6 +18,7 @@
 # plus <id>/agent (ARENA_AGENT), <id>/profile (ARENA_PROFILE) and selftest/<id>/... (ARENA_SELFTEST).
 include_guard(GLOBAL)
 include("${CMAKE_CURRENT_LIST_DIR}/ArenaOptions.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/ArenaTaskFilter.cmake")
 
 set(ARENA_GATE_RESULTS_DIR "${CMAKE_BINARY_DIR}/arena/results")
 set(ARENA_KERNELS_DIR "${CMAKE_BINARY_DIR}/arena/kernels")
@@ -326,6 +327,7 @@ function(_arena_add_selftests id key)
   set_tests_properties(${prefix}/solution_faster PROPERTIES
     LABELS "${labels};gpu" FIXTURES_REQUIRED "${prefix}/solution;${prefix}/solution_correct"
     RESOURCE_GROUPS "gpus:${ARENA_PERF_SLOTS}" RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT ${_perf_timeout})
+  _arena_add_task_filter(${id} ${key})
 endfunction()
 
 # Opt-in (ARENA_PROFILE): one launch of candidate and baseline each under Nsight Compute on
@@ -658,9 +660,9 @@ endfunction()
 # arena_add_suite_directory(<dir> [SUITE <suite>] [LABELS <label>...] [REFERENCE_LIBRARIES <target>...])
 #
 # Adds every task folder <dir>/<task>/ holding a task.json (README.md, "Use it in your
-# project"): its baseline.hip (or baseline.py), reference.cpp (or reference.py),
-# solution.hip/.py and README.md where present. Each folder must be named like its task;
-# with SUITE, each spec's suite must be SUITE.
+# project"): its baseline.hip (or baseline.py), its oracle (the one task.json's "reference"
+# names, else reference.cpp, or reference.py for torch2hip), solution.hip/.py and README.md
+# where present. Each folder must be named like its task; with SUITE, each spec's suite must be SUITE.
 function(arena_add_suite_directory dir)
   cmake_parse_arguments(PARSE_ARGV 1 D "" "SUITE" "LABELS;REFERENCE_LIBRARIES")
   if(D_UNPARSED_ARGUMENTS)
@@ -688,8 +690,10 @@ function(arena_add_suite_directory dir)
       message(FATAL_ERROR "${_d}/task.json: suite: \"${${_key}_SUITE}\" differs from the suite ${D_SUITE} of ${dir}")
     endif()
     set(_args NAME "${${_key}_NAME}" SUITE "${${_key}_SUITE}" SPEC "${_d}/task.json")
-    foreach(_pair "BASELINE;baseline.hip;baseline.py" "REFERENCE;reference.cpp;reference.py"
-                  "SOLUTION;solution.hip;solution.py" "README;README.md")
+    if(${_key}_HAS_REFERENCE)  # task.json's "reference" (a shared oracle), else reference.cpp/.py
+      list(APPEND _args REFERENCE "${${_key}_REFERENCE}")
+    endif()
+    foreach(_pair "BASELINE;baseline.hip;baseline.py" "SOLUTION;solution.hip;solution.py" "README;README.md")
       list(POP_FRONT _pair _arg)
       foreach(_file IN LISTS _pair)
         if(EXISTS "${_d}/${_file}")

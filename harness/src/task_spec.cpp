@@ -419,6 +419,7 @@ void write_public_spec(const std::filesystem::path& task_file, const std::filesy
   j["public"] = true;
   j["configs"].erase("unseen");
   j["configs"].erase("fuzz");
+  j.erase("reference");  // the oracle is the harness's, not the agent's
   std::filesystem::path partial = out;
   partial += ".partial";
   {
@@ -482,6 +483,23 @@ TorchBinding read_torch(const Reader& top, const TaskSpec& t) {
   return b;
 }
 
+// "reference": the task's oracle is a file it shares with other tasks (tasks/_oracles/README.md),
+// so that a fix lands once; the folder must then hold no reference.cpp of its own.
+std::filesystem::path read_reference(const Reader& top, const TaskSpec& t, bool is_public) {
+  namespace fs = std::filesystem;
+  const std::string text = top.str("reference");
+  if (is_public) top.fail_at("reference", "a public spec must not name the oracle");
+  if (top.has("torch")) top.fail_at("reference", "a torch2hip task's oracle is its reference.py; remove this field");
+  const fs::path rel(text);
+  if (text.empty() || rel.is_absolute() || rel.extension() != ".cpp")
+    top.fail_at("reference", "\"" + text + "\" must be a path relative to the task's folder to a .cpp host oracle");
+  const fs::path file = (fs::absolute(t.dir) / rel).lexically_normal();
+  if (!fs::is_regular_file(file)) top.fail_at("reference", "\"" + text + "\": no such file (" + file.string() + ")");
+  if (fs::exists(t.dir / "reference.cpp"))
+    top.fail_at("reference", "the folder also holds reference.cpp: a task has one oracle (remove the copy)");
+  return file;
+}
+
 TaskSpec load_task(const std::filesystem::path& file, bool expect_dir_names) {
   json j = parse_file(file);
   const std::string fname = file.string();
@@ -536,6 +554,7 @@ TaskSpec load_task(const std::filesystem::path& file, bool expect_dir_names) {
   t.candidate = top.str_or("candidate", "kernel.hip");
   if (t.candidate.find('/') != std::string::npos || t.candidate.empty())
     top.fail_at("candidate", "must be a plain file name");
+  if (top.has("reference")) t.reference = read_reference(top, t, is_public);
   {
     Reader configs(fname, top.raw("configs"), "configs");
     t.seen = read_config_list(configs, t, "seen");

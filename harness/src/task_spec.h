@@ -93,6 +93,10 @@ struct TaskSpec {
   // (matrix units; no portable peak, so no FLOP speed-of-light check).
   std::string cost_compute = "fp32";
   std::string candidate = "kernel.hip";
+  // The host oracle's source when task.json names one ("reference", relative to the task's
+  // folder: an oracle shared with other tasks, tasks/_oracles/); empty: <dir>/reference.cpp
+  // (reference.py for torch2hip). Absolute.
+  std::filesystem::path reference;
   TorchBinding torch;  // torch2hip only
 
   int num_int_params() const;

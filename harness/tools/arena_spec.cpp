@@ -69,8 +69,12 @@ void write_task(std::ostream& os, const arena::TaskSpec& t) {
   os << "set(" << key << "_DESCRIPTION " << cmake_quote(t.description) << ")\n";
   os << "set(" << key << "_CATEGORY " << cmake_quote(t.category) << ")\n";
   os << "set(" << key << "_CANDIDATE_FILE " << cmake_quote(t.candidate) << ")\n";
-  const bool oracle = fs::exists(dir / "reference.cpp") || (t.torch.present && fs::exists(dir / "reference.py"));
-  os << "set(" << key << "_HAS_REFERENCE " << (oracle ? "TRUE" : "FALSE") << ")\n";
+  // The oracle: the one task.json names, else reference.cpp (reference.py for torch2hip) beside it.
+  fs::path oracle = t.reference;
+  if (oracle.empty() && fs::exists(dir / "reference.cpp")) oracle = dir / "reference.cpp";
+  if (oracle.empty() && t.torch.present && fs::exists(dir / "reference.py")) oracle = dir / "reference.py";
+  os << "set(" << key << "_REFERENCE " << cmake_quote(oracle.string()) << ")\n";
+  os << "set(" << key << "_HAS_REFERENCE " << (oracle.empty() ? "FALSE" : "TRUE") << ")\n";
   const bool solution = fs::exists(dir / "solution.hip") || fs::exists(dir / "solution.py");
   os << "set(" << key << "_HAS_SOLUTION " << (solution ? "TRUE" : "FALSE") << ")\n";
   os << "set(" << key << "_TORCH " << (t.torch.present ? "TRUE" : "FALSE") << ")\n";

@@ -93,6 +93,14 @@ def load_problem(path):
     return module
 
 
+def file_value(module, name):
+    """A module-level int, or element i of a module-level tuple for a param named <tuple>_<i>."""
+    if hasattr(module, name):
+        return getattr(module, name)
+    tup, _, i = name.rpartition("_")
+    return getattr(module, tup)[int(i)]
+
+
 def shape_of(t, values):
     return [arena_task.eval_shape(e, values) for e in t["shape"]]
 
@@ -139,7 +147,7 @@ def check_configs(j, problem_module):
     mins = {p["name"]: p.get("min", 1) for p in ints}
     seen = j["configs"]["seen"]
     expect(len(seen) == 1, "one seen configuration")
-    expect(seen[0] == {k: getattr(problem_module, k) for k in names}, f"seen {seen[0]} is not the file's values")
+    expect(seen[0] == {k: file_value(problem_module, k) for k in names}, f"seen {seen[0]} is not the file's values")
     unseen = j["configs"]["unseen"]
     expect(len(unseen) >= 5, f"only {len(unseen)} unseen configurations")
     for u in unseen:
@@ -159,7 +167,7 @@ def check_configs(j, problem_module):
     expect(fuzz["count"] == 3, "fuzz count")
     expect(sorted(fuzz["ranges"]) == sorted(names), "fuzz ranges cover the int params")
     for k, (lo, hi) in fuzz["ranges"].items():
-        expect(1 <= lo <= 2 and lo <= hi and hi >= seen[0][k], f"fuzz range {k}: [{lo}, {hi}]")
+        expect(lo == mins[k] and lo <= hi and hi >= seen[0][k], f"fuzz range {k}: [{lo}, {hi}] (min {mins[k]})")
     rng = random.Random(1)
     kept = 0
     for _ in range(3000):
@@ -340,17 +348,88 @@ def good_tuple_init_default_arg(j):
         "a trailing non-tensor input equal to forward()'s default is left out")
 
 
+def good_conv_output(j):
+    t = tensors_by_name(j)
+    expect(params(j, "int") == ["batch_size", "channels", "length"], f"int params {params(j, 'int')}")
+    expect(t["out"]["shape"] == ["batch_size", "channels", "length - 2"], f"out shape {t['out']['shape']}")
+    expect(t["conv_weight"]["shape"] == ["channels", "channels", 3], f"weight shape {t['conv_weight']['shape']}")
+    mins = {p["name"]: p["min"] for p in j["params"]}
+    expect(mins["length"] == 3 and mins["channels"] == 1, f"mins {mins}: length 3 is the shortest a 3-tap kernel takes")
+    expect("batch_size * channels * (length - 2) <= 67108864" in j["configs"]["fuzz"]["require"],
+           f"require {j['configs']['fuzz']['require']}")
+    say("a convolution's output length: 'length - 2', min length 3, bounded in the fuzz require")
+
+
+def good_affine_input_dim(j):
+    t = tensors_by_name(j)
+    expect(t["x"]["shape"] == ["batch_size", "dim + 1"], f"x shape {t['x']['shape']}")
+    expect(t["out"]["shape"] == ["batch_size", "dim"], f"out shape {t['out']['shape']}")
+    expect(j["cost"]["bytes"] == "4 * batch_size * dim + 4 * batch_size * (dim + 1)", f"bytes {j['cost']['bytes']}")
+    say("an input one wider than the output: 'dim + 1'; cost.bytes sums both")
+
+
+def good_conv_pool_flatten(j):
+    t = tensors_by_name(j)
+    want = "out_channels * ((height - 2) / 2) * ((width - 2) / 2)"
+    expect(t["out"]["shape"] == ["batch_size", want], f"out shape {t['out']['shape']}")
+    expect(j["torch"]["init"] == ["in_channels", "out_channels", 3], f"init {j['torch']['init']} (kernel_size literal)")
+    mins = {p["name"]: p["min"] for p in j["params"]}
+    expect(mins["height"] == 4 and mins["width"] == 4, f"mins {mins}: a 3x3 kernel then a 2x2 pool need 4")
+    say(f"convolution, pool and flatten: '{want}' (integer division), min height and width 4")
+
+
+def good_concat_linear(j):
+    t = tensors_by_name(j)
+    expect(t["proj_weight"]["shape"] == ["out_features", "a_features + b_features"], f"weight {t['proj_weight']['shape']}")
+    expect(t["out1"]["shape"] == ["batch_size", "a_features + b_features"], f"out1 {t['out1']['shape']}")
+    expect(t["out0"]["shape"] == ["batch_size", "out_features"], f"out0 {t['out0']['shape']}")
+    say("a concatenation's width: 'a_features + b_features' in the weight and the output")
+
+
+def good_tuple_shape_mask(j):
+    t = tensors_by_name(j)
+    expect(params(j, "int") == ["batch_size", "input_shape_0"], f"int params {params(j, 'int')}")
+    expect(t["x"]["shape"] == ["batch_size", "input_shape_0"], f"x shape {t['x']['shape']}")
+    expect(t["keep"]["dtype"] == "u8" and t["keep"]["dist"] == {"kind": "int_range", "low": 0, "high": 1},
+           f"keep {t['keep']}")
+    with open(os.path.join(j["_folder"], "README.md")) as f:
+        text = f.read()
+    expect("element 0 of the file's tuple `input_shape`" in text and "bool tensor" in text, "README notes")
+    say("a tuple's element as its own param 'input_shape_0'; a bool mask as u8 in [0, 1]")
+
+
+def good_tied_sizes(j):
+    t = tensors_by_name(j)
+    expect(params(j, "int") == ["batch_size"], f"int params {params(j, 'int')} (input_shape_0 tied to batch_size)")
+    expect(t["x"]["shape"] == ["batch_size", "batch_size"], f"x {t['x']['shape']}")
+    expect(t["weights"]["shape"] == ["batch_size"], f"weights {t['weights']['shape']}")
+    with open(os.path.join(j["_folder"], "README.md")) as f:
+        expect("`input_shape_0` is tied to `batch_size`" in f.read(), "README notes the tie")
+    say("two sizes the model needs equal (equal in the file) tied into one param")
+
+
+def good_pool_stride_param(j):
+    t = tensors_by_name(j)
+    expect(params(j, "int") == ["batch_size", "channels", "height", "width"], f"int params {params(j, 'int')}")
+    expect(t["out"]["shape"] == ["batch_size", "channels", "(height + 1) / 2", "(width + 1) / 2"],
+           f"out shape {t['out']['shape']}")
+    expect(j["torch"]["init"] == [3, 2, 1, 1], f"init {j['torch']['init']} (window, step, pad, spread kept)")
+    say("a stride that would make the sizes inexpressible is kept at its file value: '(height + 1) / 2'")
+
+
 GOOD = {f.__name__: f for f in (good_elementwise_two_inputs, good_linear_bias, good_float_init,
-                                 good_glu_reductions, good_embedding_lookup, good_tuple_init_default_arg)}
+                                 good_glu_reductions, good_embedding_lookup, good_tuple_init_default_arg,
+                                 good_conv_output, good_affine_input_dim, good_conv_pool_flatten, good_concat_linear,
+                                 good_tuple_shape_mask, good_tied_sizes, good_pool_stride_param)}
 
 BAD = {
     "bad_does_not_import": r"does not import: NameError: name 'undefined_size' is not defined",
     "bad_no_model": r"no class Model",
     "bad_no_get_inputs": r"no get_inputs\(\)",
     "bad_non_tensor_input": r"get_inputs\(\)\[1\] is an int \(3\), not a tensor",
-    "bad_affine_input_dim": r"input 'x' \(get_inputs\(\)\[0\]\) dim 1 is not a constant or a product of the int "
-                            r"variables: 8 at \(batch_size=5, dim=7\)",
-    "bad_conv_output": r"output 'out' dim 2 is not a constant or a product of the int variables",
+    "bad_nonlinear_size": r"input 'x' \(get_inputs\(\)\[0\]\) dim 1 is not a constant, a product of the int "
+                          r"variables and affine sizes of one variable each, or a sum of variables: 28 at "
+                          r"\(batch_size=5, dim=7\)",
 }
 
 
@@ -422,6 +501,28 @@ def run_cli(spec_tool, tmp):
         expect(r.returncode == 1 and f"\"{value}\" must be lowercase letters, digits and '_'" in r.stderr,
                f"{flag} {value}: {r.returncode} {r.stderr.strip()}")
     say("invalid --name/--category refused")
+
+    conv = os.path.join(PROBLEMS, "good_conv_output.py")
+    r = run_importer(conv, out, "--name", "conv_set", "--set", "length=100", "--set", "batch_size=3", "--keep", "channels")
+    expect(r.returncode == 0, f"--set/--keep: {r.stderr.strip()}")
+    with open(os.path.join(out, "conv_set", "task.json")) as f:
+        j = json.load(f)
+    expect(j["configs"]["seen"] == [{"batch_size": 3, "length": 100}], f"seen {j['configs']['seen']}")
+    shapes = {t["name"]: t["shape"] for t in j["tensors"]}
+    expect(shapes["conv_weight"] == [16, 16, 3] and shapes["out"] == ["batch_size", 16, "length - 2"], f"shapes {shapes}")
+    with open(os.path.join(out, "conv_set", "README.md")) as f:
+        text = f.read()
+    expect("`length` = 100 (the file has 512) (`--set`)" in text and "`channels` is kept at its file value 16" in text,
+           "README notes --set and --keep")
+    check_spec_tool(spec_tool, os.path.join(out, "conv_set", "task.json"))
+    for extra, why in ((["--set", "nosuch=3"], "no module-level variable 'nosuch'"),
+                       (["--set", "length=1.5"], "give a value of the same kind"),
+                       (["--set", "length"], "not NAME=<Python literal>"),
+                       (["--keep", "nosuch"], "--keep nosuch: no int variable of that name")):
+        r = run_importer(conv, out, "--name", "conv_bad", *extra)
+        expect(r.returncode == 1 and why in r.stderr, f"{extra}: {r.returncode} {r.stderr.strip()}")
+    expect(not os.path.exists(os.path.join(out, "conv_bad")), "a refused --set/--keep wrote a folder")
+    say("--set gives the seen sizes (noted in the README), --keep keeps a variable as a literal; bad ones refused")
     expect(os.access(IMPORTER, os.X_OK), f"{IMPORTER} is not executable")
     with open(IMPORTER) as f:
         expect(f.readline().startswith("#!/usr/bin/env python3"), "launcher shebang")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The triton2triton task files, checked without a GPU (standard library only):
 
-- the folder holds task.json, baseline.py, solution.py, reference.cpp and README.md;
+- the folder holds task.json, baseline.py, solution.py and README.md, and the oracle: the file
+  task.json's "reference" names (a shared one, tasks/_oracles/), else reference.cpp;
 - task.json names the folder, the suite triton2triton and the candidate kernel.py;
 - baseline.py and solution.py pass the compile gate (harness/python/arena_check_triton.py,
   run as the gates run it), open with a docstring saying what they do, and define
@@ -26,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 CHECK = os.path.join(ROOT, "harness", "python", "arena_check_triton.py")
 CORPUS = os.path.join(ROOT, "tasks", "triton2triton")
-FILES = ("task.json", "baseline.py", "solution.py", "reference.cpp", "README.md")
+FILES = ("task.json", "baseline.py", "solution.py", "README.md")
 failures = []
 
 
@@ -57,6 +58,9 @@ def problems_of(task_dir, tmp):
             spec = json.load(f)
     except (OSError, ValueError) as e:
         return out + [f"task.json: {e}"]
+    oracle = spec.get("reference", "reference.cpp")
+    if not os.path.isfile(os.path.join(task_dir, oracle)):
+        out.append(f"missing its oracle {oracle}" + ("" if "reference" in spec else " (or a task.json \"reference\")"))
     for key, want in (("name", name), ("suite", "triton2triton"), ("candidate", "kernel.py")):
         if spec.get(key) != want:
             out.append(f"task.json: {key} is {spec.get(key)!r}, not {want!r}")
@@ -125,6 +129,15 @@ def _edit(path, old, new):
         f.write(text.replace(old, new, 1))
 
 
+def _copy_task(source, tasks_root):
+    """A copy of a task at <tasks_root>/triton2triton/<task>, where the shared oracles it names
+    (../../_oracles/) are found too."""
+    dest = os.path.join(tasks_root, "triton2triton", os.path.basename(source))
+    shutil.copytree(source, dest)
+    os.symlink(os.path.join(os.path.dirname(CORPUS), "_oracles"), os.path.join(tasks_root, "_oracles"))
+    return dest
+
+
 def show_checks_can_fail(tmp):
     """Each check, on a copy of gelu_f16 broken in one way, names what is wrong."""
     source = os.path.join(CORPUS, "gelu_f16")
@@ -147,15 +160,15 @@ def show_checks_can_fail(tmp):
                                             "does not name the entry point"),
         "wrong candidate file": (lambda d: _edit(os.path.join(d, "task.json"), '"kernel.py"', '"kernel.hip"'),
                                  "candidate is 'kernel.hip'"),
+        "no oracle": (lambda d: _edit(os.path.join(d, "task.json"), '"reference": ', '"_reference": '),
+                      "missing its oracle reference.cpp"),
     }
     for what, (breaker, want) in cases.items():
-        case_dir = os.path.join(tmp, "broken", what.replace(" ", "_"), "gelu_f16")
-        shutil.copytree(source, case_dir)
+        case_dir = _copy_task(source, os.path.join(tmp, "broken", what.replace(" ", "_")))
         breaker(case_dir)
         found = problems_of(case_dir, os.path.join(tmp, "broken-out"))
         check(any(want in p for p in found), f"a task with {what} is caught ('{want}'): {found}")
-    clean = os.path.join(tmp, "clean", "gelu_f16")
-    shutil.copytree(source, clean)
+    clean = _copy_task(source, os.path.join(tmp, "clean"))
     found = problems_of(clean, os.path.join(tmp, "clean-out"))
     check(not found, f"an unchanged copy of gelu_f16 passes: {found}")
     index_dir = os.path.join(tmp, "index")

@@ -169,6 +169,45 @@ TEST(CTestStructure, EveryTaskHasItsValidationTests) {
   }
 }
 
+bool has_arg(const std::vector<std::string>& cmd, const std::string& arg);
+
+// The degenerate-task filter (cmake/ArenaTaskFilter.cmake): every task with its oracle and
+// solution gets selftest/<id>/filter, which runs on the CPU (no gpu label, no GPU resource: it
+// runs in CI), and selftest/<id>/launch_bound, which reads solution_faster's timings and so
+// requires its fixture.
+TEST(CTestStructure, EveryTaskHasItsFilterTests) {
+  if (!ARENA_SELFTEST) GTEST_SKIP() << "configured with ARENA_SELFTEST=OFF";
+  auto tests = tests_by_name();
+  for (const auto& t : shipped_tasks()) {
+    const std::string id = t.suite + "/" + t.name;
+    const std::string prefix = "selftest/" + id + "/";
+    if (!fs::exists(t.dir / "solution.hip") && !fs::exists(t.dir / "solution.py")) continue;
+    auto it = tests.find(prefix + "filter");
+    ASSERT_NE(it, tests.end()) << prefix << "filter is missing";
+    const TestInfo& filter = it->second;
+    EXPECT_TRUE(filter.labels.count("selftest") && filter.labels.count("filter")) << prefix << "filter";
+    EXPECT_FALSE(filter.labels.count(t.suite)) << prefix << "filter would run with the suite";
+    EXPECT_FALSE(filter.labels.count("gpu")) << prefix << "filter must run without a GPU";
+    EXPECT_TRUE(filter.resource_groups.empty()) << prefix << "filter";
+    EXPECT_TRUE(filter.skip77) << prefix << "filter";
+    const std::string dir = fs::absolute(t.dir).lexically_normal().string();
+    if (t.torch.present) {
+      ASSERT_GE(filter.command.size(), 2u);
+      EXPECT_NE(filter.command[1].find("arena_task_filter.py"), std::string::npos) << prefix << "filter";
+      EXPECT_TRUE(has_arg(filter.command, "py:torch:oracle:" + dir)) << prefix << "filter";
+    } else {
+      const std::string kdir = (fs::path(ARENA_BINARY_DIR) / "arena" / "kernels" / id).lexically_normal().string();
+      EXPECT_TRUE(has_arg(filter.command, kdir + "/reference.so")) << prefix << "filter: the oracle is reference.cpp";
+    }
+    auto lb = tests.find(prefix + "launch_bound");
+    ASSERT_NE(lb, tests.end()) << prefix << "launch_bound is missing";
+    EXPECT_TRUE(lb->second.labels.count("selftest") && lb->second.labels.count("launch_bound")) << prefix;
+    EXPECT_EQ(lb->second.fixtures_required, std::set<std::string>{prefix + "timed"});
+    EXPECT_TRUE(tests[prefix + "solution_faster"].fixtures_setup.count(prefix + "timed")) << prefix << "solution_faster";
+    EXPECT_TRUE(lb->second.skip77) << prefix << "launch_bound";
+  }
+}
+
 bool has_arg(const std::vector<std::string>& cmd, const std::string& arg) {
   for (const auto& a : cmd)
     if (a == arg) return true;

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # What can be checked of a task without a GPU, fast, one task at a time while writing it:
 # the spec loads (arena-spec check), baseline.hip and solution.hip compile with the build's
-# kernel command for every configured platform and pass the ABI symbol checks, and
-# reference.cpp compiles warning-free. torch2hip tasks: the generated ABI skeleton and
-# solution.hip compile, and, with a Python that has PyTorch (ARENA_PYTHON, else
-# /usr/bin/python3), reference.py builds its model for every configuration with its state
-# bound as task.json says. triton2triton tasks (candidate kernel.py): baseline.py and
-# solution.py pass the compile gate (harness/python/arena_check_triton.py) and define
-# launch() as the spec says, README.md names it (tests/structure/check_triton_tasks.py), and
-# reference.cpp compiles warning-free. Needs configured build trees (tests/run.sh makes
+# kernel command for every configured platform and pass the ABI symbol checks, and the oracle
+# (reference.cpp, or the shared one task.json's "reference" names) compiles warning-free.
+# torch2hip tasks: the generated ABI skeleton and solution.hip compile, and, with a Python
+# that has PyTorch (ARENA_PYTHON, else /usr/bin/python3), reference.py builds its model for
+# every configuration with its state bound as task.json says. triton2triton tasks (candidate
+# kernel.py): baseline.py and solution.py pass the compile gate
+# (harness/python/arena_check_triton.py) and define launch() as the spec says, README.md names
+# it (tests/structure/check_triton_tasks.py), and the oracle compiles warning-free. Needs
+# configured build trees (tests/run.sh makes
 # build/test-nvidia and build/test-amd).
 #
 #   tests/tasks/check_sources.sh tasks/<suite>/<task> [more task folders]
@@ -78,9 +79,9 @@ for c in spec['configs']['seen'] + spec['configs'].get('unseen', []):
       echo "      (no Python with PyTorch here: reference.py not checked)"
     fi
   else
-    files="README.md baseline.hip solution.hip reference.cpp task.json"
+    files="README.md baseline.hip solution.hip task.json"
     if [ $triton = 1 ]; then
-      files="README.md baseline.py solution.py reference.cpp task.json"
+      files="README.md baseline.py solution.py task.json"
       py=$(python_with "import ast, json")
       if [ -n "$py" ]; then
         "$py" "$root/tests/structure/check_triton_tasks.py" "$dir" >"$tmp/triton.log" 2>&1 ||
@@ -89,8 +90,15 @@ for c in spec['configs']['seen'] + spec['configs'].get('unseen', []):
         problems+=("no Python here to run the Triton module checks")
       fi
     fi
-    g++ -std=c++17 -O2 -Wall -Wextra -Werror -shared -fPIC -I"$root/harness/include" "$dir/reference.cpp" \
-      -o "$tmp/reference.so" >"$tmp/ref.log" 2>&1 || problems+=("reference.cpp: $(head -30 "$tmp/ref.log")")
+    # The oracle: the shared one task.json's "reference" names (relative to the folder), else reference.cpp.
+    oracle=$(sed -n 's/^ *"reference": *"\([^"]*\)".*/\1/p' "$dir/task.json")
+    oracle="$dir/${oracle:-reference.cpp}"
+    if [ -f "$oracle" ]; then
+      g++ -std=c++17 -O2 -Wall -Wextra -Werror -shared -fPIC -I"$root/harness/include" "$oracle" \
+        -o "$tmp/reference.so" >"$tmp/ref.log" 2>&1 || problems+=("$oracle: $(head -30 "$tmp/ref.log")")
+    else
+      problems+=("missing its oracle $oracle")
+    fi
   fi
   for f in $files; do
     [ -f "$dir/$f" ] || problems+=("missing $f")

@@ -399,3 +399,36 @@ TEST(TaskSpec, TorchBindingErrorsNameTheField) {
   s["torch"]["compiled"] = true;
   expect_error(s, "torch.compiled", "unknown field");
 }
+
+// "reference": an oracle shared by several tasks (tasks/_oracles/README.md), named relative to
+// the task's folder; the folder then holds no reference.cpp, and agents never see the field.
+TEST(TaskSpec, SharedOracleIsNamedRelativeToTheTaskFolder) {
+  fs::create_directories(scratch() / "_oracles");
+  std::ofstream(scratch() / "_oracles" / "shared.cpp") << "// an oracle\n";
+  json s = good_spec();
+  s["reference"] = "../../_oracles/shared.cpp";
+  TaskSpec t = load_task(write_spec(s.dump()));
+  EXPECT_EQ(t.reference, (fs::absolute(scratch()) / "_oracles" / "shared.cpp").lexically_normal());
+  EXPECT_TRUE(load_task(write_spec(good_spec().dump())).reference.empty());
+
+  fs::path out = scratch() / "public_shared.json";
+  write_public_spec(write_spec(s.dump()), out);
+  EXPECT_FALSE(json::parse(std::ifstream(out)).contains("reference"));
+  EXPECT_TRUE(load_task(out).reference.empty());
+  fs::remove(out);
+
+  std::ofstream(scratch() / "hip2hip" / "demo" / "reference.cpp") << "// a copy\n";
+  expect_error(s, "reference", "the folder also holds reference.cpp: a task has one oracle");
+  fs::remove(scratch() / "hip2hip" / "demo" / "reference.cpp");
+  s["reference"] = "../../_oracles/missing.cpp";
+  expect_error(s, "reference", "\"../../_oracles/missing.cpp\": no such file");
+  s["reference"] = (scratch() / "_oracles" / "shared.cpp").string();
+  expect_error(s, "reference", "must be a path relative to the task's folder to a .cpp host oracle");
+  s["reference"] = "../../_oracles/shared.h";
+  expect_error(s, "reference", "must be a path relative to the task's folder to a .cpp host oracle");
+  s["reference"] = 3;
+  expect_error(s, "reference", "must be a string");
+  json torch = torch_spec();
+  torch["reference"] = "../../_oracles/shared.cpp";
+  expect_error(torch, "reference", "a torch2hip task's oracle is its reference.py");
+}

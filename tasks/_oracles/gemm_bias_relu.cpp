@@ -1,0 +1,17 @@
+// Host oracle: C = relu(A * B + bias) in double precision (row-major).
+#include "arena/arena_reference.h"
+#include "oracle_helpers.h"
+
+ARENA_REFERENCE_EXPORT int arena_reference(const arena_ref_args* a) {
+  const double* bias = a->tensors[2];
+  double* C = a->tensors[3];
+  const int64_t M = a->ints[0];
+  const int64_t N = a->ints[1];
+  const int64_t K = a->ints[2];
+  oracle::gemm(a->tensors[0], a->tensors[1], C, M, N, K);
+  for (int64_t i = 0; i < M * N; ++i) {
+    const double v = C[i] + bias[i % N];
+    C[i] = v > 0.0 ? v : 0.0;
+  }
+  return 0;
+}
