@@ -8,7 +8,8 @@
 #   arena_add_suite_directory(<dir> [SUITE <suite>] [LABELS <label>...])
 #
 # Each task.json is validated by arena-spec (the harness's own spec loader), which writes a
-# manifest; each task then gets its kernel libraries and gates:
+# manifest; its suite's descriptor (suites/<suite>/suite.cmake, cmake/ArenaSuite.cmake) says
+# how its kernels are built and judged; each task then gets its kernel libraries and gates:
 #
 #   <suite>/<task>/compile         compiles the candidate            sets up   <id>/compiled
 #   <suite>/<task>/correct_seen    candidate vs oracle, seen configs needs compiled, sets up <id>/correct
@@ -658,9 +659,9 @@ endfunction()
 # arena_add_suite_directory(<dir> [SUITE <suite>] [LABELS <label>...] [REFERENCE_LIBRARIES <target>...])
 #
 # Adds every task folder <dir>/<task>/ holding a task.json (README.md, "Use it in your
-# project"): its baseline.hip (or baseline.py), reference.cpp (or reference.py),
-# solution.hip/.py and README.md where present. Each folder must be named like its task;
-# with SUITE, each spec's suite must be SUITE.
+# project"): the baseline, reference and solution files its suite's descriptor names
+# (ARENA_SUITE_TASK_FILES) and README.md, where present. Each folder must be named like its
+# task; with SUITE, each spec's suite must be SUITE.
 function(arena_add_suite_directory dir)
   cmake_parse_arguments(PARSE_ARGV 1 D "" "SUITE" "LABELS;REFERENCE_LIBRARIES")
   if(D_UNPARSED_ARGUMENTS)
