@@ -173,7 +173,7 @@ macro(_arena_read_manifest manifest)
   include("${manifest}")
 endmacro()
 
-# `start` is what an agent starts from: the task's baseline, or torch2hip's ABI skeleton.
+# `start` is what an agent starts from (the descriptor's START): the baseline, an ABI skeleton or a task file.
 # Sets <out> to the candidate's source and <fallback_out> to TRUE where a missing file falls
 # back to the baseline (ARENA_CANDIDATE_FALLBACK=baseline); records missing files for the
 # end-of-configure summary.
