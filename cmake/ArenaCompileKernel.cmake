@@ -78,6 +78,10 @@ function(_arena_under path dir out)
 endfunction()
 
 foreach(_once RANGE 0)  # one pass; a failure breaks out to the end of the script
+if(ARENA_KERNEL_COMPILER STREQUAL "")
+  _arena_finish(FALSE "no kernel compiler: this build was configured host only (ARENA_HIP_PLATFORM=none)")
+  break()
+endif()
 if(NOT EXISTS "${SOURCE}")
   _arena_finish(FALSE "no source file at ${SOURCE}")
   break()

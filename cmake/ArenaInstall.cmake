@@ -7,7 +7,7 @@
 #                                   libarena_worker.so
 #   <P>/include/kernelarena/        arena/arena_abi.h, arena/arena_reference.h, hip_on_cuda/hip/*.h
 #   <P>/lib/cmake/KernelArena/      KernelArenaConfig.cmake (+ version, targets) and the modules
-#   <P>/share/KernelArena/          agents/, suites/*/prompt.md, python/ (the Python host), tools/
+#   <P>/share/KernelArena/          agents/, suites/*/{suite.cmake,prompt.md}, python/ (the Python host), tools/
 #
 # Every installed file names paths relative to the prefix only, so the prefix can move.
 include(GNUInstallDirs)
@@ -41,11 +41,13 @@ install(FILES
   "${PROJECT_SOURCE_DIR}/cmake/ArenaOptions.cmake" "${PROJECT_SOURCE_DIR}/cmake/ArenaPlatform.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/ArenaPlatformDetect.cmake" "${PROJECT_SOURCE_DIR}/cmake/ArenaTasks.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/ArenaCompileKernel.cmake" "${PROJECT_SOURCE_DIR}/cmake/ArenaAgent.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/ArenaSuite.cmake" "${PROJECT_SOURCE_DIR}/cmake/ArenaSandbox.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/ArenaDashboard.cmake" "${PROJECT_SOURCE_DIR}/cmake/ArenaTaskFilter.cmake"
   DESTINATION "${ARENA_INSTALL_CMAKEDIR}")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/cmake/agent/" DESTINATION "${ARENA_INSTALL_CMAKEDIR}/agent")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/agents/" DESTINATION "${ARENA_INSTALL_DATADIR}/agents")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/suites/" DESTINATION "${ARENA_INSTALL_DATADIR}/suites"
-        FILES_MATCHING PATTERN "prompt.md" PATTERN "README.md")
+        FILES_MATCHING PATTERN "suite.cmake" PATTERN "prompt.md" PATTERN "README.md")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/harness/python/" DESTINATION "${ARENA_INSTALL_DATADIR}/python"
         FILES_MATCHING PATTERN "*.py")
 install(PROGRAMS "${PROJECT_SOURCE_DIR}/harness/tools/arena-profile.sh" DESTINATION "${ARENA_INSTALL_DATADIR}/tools")

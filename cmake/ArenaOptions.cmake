@@ -10,10 +10,13 @@ macro(arena_stop)
   message(FATAL_ERROR "KernelArena: configure stopped (the reason is the line above)")
 endmacro()
 
-set(ARENA_HIP_PLATFORM "auto" CACHE STRING "GPU platform for kernels: auto, amd or nvidia")
-set_property(CACHE ARENA_HIP_PLATFORM PROPERTY STRINGS auto amd nvidia)
+set(ARENA_HIP_PLATFORM "auto" CACHE STRING
+    "GPU platform for kernels: auto, amd or nvidia; none: the framework and its unit tests only (no kernel compiler, no gates)")
+set_property(CACHE ARENA_HIP_PLATFORM PROPERTY STRINGS auto amd nvidia none)
 set(ARENA_CUDA_ARCHITECTURES "90" CACHE STRING "CUDA architectures for kernels (nvidia), e.g. 80;90")
 set(ARENA_AMD_ARCHITECTURES "gfx90a" CACHE STRING "AMD offload architectures for kernels, e.g. gfx90a;gfx942")
+set(ARENA_SUITE_PATH "" CACHE STRING
+    "Folders holding <suite>/suite.cmake descriptors of a project's own suites, searched before KernelArena's suites/")
 set(ARENA_CANDIDATE "" CACHE STRING
     "Candidate kernels: empty (each task's own CANDIDATE, else its baseline: an A/A run), 'baseline', 'solution' or a folder of <suite>/<task>/<candidate file>")
 set(ARENA_CANDIDATE_FALLBACK "none" CACHE STRING

@@ -14,26 +14,27 @@
 # the task's reference.so.
 include_guard(GLOBAL)
 
-# Called by _arena_add_selftests (cmake/ArenaTasks.cmake) once the task's selftest/<id>/solution_faster
-# exists; reads that function's prefix, rdir, labels, ref_args and _task_spec.
-function(_arena_add_task_filter id key)
+# Called by _arena_add_selftests (cmake/ArenaTasks.cmake) once the task's <prefix>/solution_faster
+# exists. REFERENCE is the gates' --reference: a reference library, or py:torch:oracle:<dir>.
+function(_arena_add_task_filter prefix rdir)
+  cmake_parse_arguments(PARSE_ARGV 2 F "" "SPEC;REFERENCE" "LABELS")
   set(py "${ARENA_PYTHON}")
   if(NOT py)
     set(py python3)
   endif()
-  if(${key}_TORCH)
+  if(F_REFERENCE MATCHES "^py:")
     set(cmd "${py}" "${ARENA_PY_HOST_DIR}/arena_task_filter.py" "$<TARGET_FILE:KernelArena::arena_tools>")
   else()
     set(cmd "$<TARGET_FILE:KernelArena::arena-task-filter>")
   endif()
   add_test(NAME ${prefix}/filter
-    COMMAND ${cmd} --task "${_task_spec}" ${ref_args} --result "${rdir}/filter.json")
+    COMMAND ${cmd} --task "${F_SPEC}" --reference "${F_REFERENCE}" --result "${rdir}/filter.json")
   set_tests_properties(${prefix}/filter PROPERTIES
-    LABELS "${labels};filter" SKIP_RETURN_CODE 77 TIMEOUT 600 ENVIRONMENT "ARENA_PYTHON=${ARENA_PYTHON}")
+    LABELS "${F_LABELS};filter" SKIP_RETURN_CODE 77 TIMEOUT 600 ENVIRONMENT "ARENA_PYTHON=${ARENA_PYTHON}")
   add_test(NAME ${prefix}/launch_bound
-    COMMAND "$<TARGET_FILE:KernelArena::arena-task-filter>" --task "${_task_spec}"
+    COMMAND "$<TARGET_FILE:KernelArena::arena-task-filter>" --task "${F_SPEC}"
             --perf-result "${rdir}/solution_faster.json" --result "${rdir}/launch_bound.json")
   set_tests_properties(${prefix}/solution_faster PROPERTIES FIXTURES_SETUP "${prefix}/timed")
   set_tests_properties(${prefix}/launch_bound PROPERTIES
-    LABELS "${labels};launch_bound" FIXTURES_REQUIRED "${prefix}/timed" SKIP_RETURN_CODE 77 TIMEOUT 60)
+    LABELS "${F_LABELS};launch_bound" FIXTURES_REQUIRED "${prefix}/timed" SKIP_RETURN_CODE 77 TIMEOUT 60)
 endfunction()

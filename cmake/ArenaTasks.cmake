@@ -8,7 +8,8 @@
 #   arena_add_suite_directory(<dir> [SUITE <suite>] [LABELS <label>...])
 #
 # Each task.json is validated by arena-spec (the harness's own spec loader), which writes a
-# manifest; each task then gets its kernel libraries and gates:
+# manifest; its suite's descriptor (suites/<suite>/suite.cmake, cmake/ArenaSuite.cmake) says
+# how its kernels are built and judged; each task then gets its kernel libraries and gates:
 #
 #   <suite>/<task>/compile         compiles the candidate            sets up   <id>/compiled
 #   <suite>/<task>/correct_seen    candidate vs oracle, seen configs needs compiled, sets up <id>/correct
@@ -19,6 +20,7 @@
 include_guard(GLOBAL)
 include("${CMAKE_CURRENT_LIST_DIR}/ArenaOptions.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/ArenaTaskFilter.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/ArenaSuite.cmake")
 
 set(ARENA_GATE_RESULTS_DIR "${CMAKE_BINARY_DIR}/arena/results")
 set(ARENA_KERNELS_DIR "${CMAKE_BINARY_DIR}/arena/kernels")
@@ -35,8 +37,7 @@ else()
   set(ARENA_PROFILE_SCRIPT "${ARENA_DATA_DIR}/tools/arena-profile.sh")
 endif()
 set(ARENA_AGENTS_DIR "${ARENA_DATA_DIR}/agents")
-set(ARENA_PROMPTS_DIR "${ARENA_DATA_DIR}/suites")
-set(_ARENA_GLOBALS ARENA_DATA_DIR ARENA_PY_HOST_DIR ARENA_PROFILE_SCRIPT ARENA_AGENTS_DIR ARENA_PROMPTS_DIR
+set(_ARENA_GLOBALS ARENA_DATA_DIR ARENA_PY_HOST_DIR ARENA_PROFILE_SCRIPT ARENA_AGENTS_DIR
     ARENA_GATE_RESULTS_DIR ARENA_KERNELS_DIR ARENA_COMPILE_SCRIPT)
 foreach(_v IN LISTS _ARENA_GLOBALS)
   set_property(GLOBAL PROPERTY ${_v} "${${_v}}")
@@ -173,7 +174,7 @@ macro(_arena_read_manifest manifest)
   include("${manifest}")
 endmacro()
 
-# `start` is what an agent starts from: the task's baseline, or torch2hip's ABI skeleton.
+# `start` is what an agent starts from (the descriptor's START): the baseline, an ABI skeleton or a task file.
 # Sets <out> to the candidate's source and <fallback_out> to TRUE where a missing file falls
 # back to the baseline (ARENA_CANDIDATE_FALLBACK=baseline); records missing files for the
 # end-of-configure summary.
@@ -236,175 +237,172 @@ function(_arena_write_resource_spec)
        "{\"version\": {\"major\": 1, \"minor\": 0}, \"local\": [{\"gpus\": [${_joined}]}]}\n")
 endfunction()
 
+# Writes a cmake -P script's settings (VAR value ...) as set() lines, generator expressions
+# evaluated: the per-task args file the agent driver includes instead of -D arguments.
+function(_arena_write_args_file path)
+  set(_text "# Generated at configure time; included by cmake/ArenaAgent.cmake.\n")
+  set(_args "${ARGN}")
+  while(_args)
+    list(POP_FRONT _args _name _value)
+    string(APPEND _text "set(${_name} [==[${_value}]==])\n")
+  endwhile()
+  file(GENERATE OUTPUT "${path}" CONTENT "${_text}")
+endfunction()
+
 # With an agent selected: <id>/agent runs it into <build>/arena/<run>/<id>/ and the
-# candidate becomes what it left there (cmake/ArenaAgent.cmake).
-function(_arena_add_agent_test id key start candidate_var)
+# candidate becomes what it left there (cmake/ArenaAgent.cmake, reading <kernels>/agent_args.cmake).
+function(_arena_add_agent_test id candidate_var)
+  cmake_parse_arguments(PARSE_ARGV 2 A "" "DIR;DESCRIPTOR;START;BASELINE;TORCH_COMPILE;CANDIDATE_FILE;README;PROMPT;SOLUTION"
+                        "LABELS")
   set(run_dir "${CMAKE_BINARY_DIR}/arena/${ARENA_RUN_NAME}/${id}")
-  set(file "${${key}_CANDIDATE_FILE}")
-  set(${candidate_var} "${run_dir}/candidate/${file}" PARENT_SCOPE)
+  set(${candidate_var} "${run_dir}/candidate/${A_CANDIDATE_FILE}" PARENT_SCOPE)
+  set(args_file "${ARENA_KERNELS_DIR}/${id}/agent_args.cmake")
+  _arena_write_args_file("${args_file}"
+    TASK_DIR "${A_DIR}" TASK_ID "${id}" RUN_DIR "${run_dir}" AGENT "${ARENA_AGENT}" AGENTS_DIR "${ARENA_AGENTS_DIR}"
+    SUITE_DESCRIPTOR "${A_DESCRIPTOR}" SUITES_DIR "${ARENA_SUITES_DIR}" SUITE_PROMPT "${A_PROMPT}" TIMEOUT_S "${ARENA_AGENT_TIMEOUT_S}"
+    CANDIDATE_FILE "${A_CANDIDATE_FILE}" START_FILE "${A_START}" BASELINE_FILE "${A_BASELINE}"
+    TORCH_COMPILE "${A_TORCH_COMPILE}" STATEMENT "${A_README}" SOLUTION_FILE "${A_SOLUTION}"
+    KERNELS_DIR "${ARENA_KERNELS_DIR}/${id}" TOOLCHAIN "${ARENA_TOOLCHAIN_FILE}" COMPILE_SCRIPT "${ARENA_COMPILE_SCRIPT}"
+    HARNESS_INCLUDE "${ARENA_HARNESS_INCLUDE}" PYTHON "${ARENA_PYTHON}" PY_HOST_DIR "${ARENA_PY_HOST_DIR}"
+    PROFILE_SCRIPT "${ARENA_PROFILE_SCRIPT}" MODEL "${ARENA_AGENT_MODEL}" EFFORT "${ARENA_AGENT_EFFORT}"
+    SANDBOX "${ARENA_AGENT_SANDBOX}" REDO "${ARENA_AGENT_REDO}" AGENT_SCRIPT "${ARENA_AGENT_SCRIPT}"
+    USER_COMMAND "${ARENA_AGENT_USER_COMMAND}"
+    SPEC_TOOL "$<TARGET_FILE:KernelArena::arena-spec>" RUN_AGENT_TOOL "$<TARGET_FILE:KernelArena::arena-run-agent>"
+    DEVICE_INFO_TOOL "$<TARGET_FILE:KernelArena::arena-device-info>" CORRECT_TOOL "$<TARGET_FILE:KernelArena::arena-correct>"
+    PERF_TOOL "$<TARGET_FILE:KernelArena::arena-perf>" PROFILE_TOOL "$<TARGET_FILE:KernelArena::arena-profile>"
+    DEVICE_LIB "$<TARGET_FILE:KernelArena::arena_device>" TOOLS_LIB "$<TARGET_FILE:KernelArena::arena_tools>"
+    WORKER_TOOL "$<TARGET_FILE:KernelArena::arena-worker>" WORKER_LIB "$<TARGET_FILE:KernelArena::arena_worker_lib>")
   math(EXPR _timeout "${ARENA_AGENT_TIMEOUT_S} + 600")
   add_test(NAME ${id}/agent
-    COMMAND "${CMAKE_COMMAND}"
-      "-DTASK_DIR=${${key}_DIR}" "-DTASK_ID=${id}" "-DRUN_DIR=${run_dir}" "-DAGENT=${ARENA_AGENT}"
-      "-DAGENTS_DIR=${ARENA_AGENTS_DIR}" "-DSUITE_PROMPT=${_task_prompt}"
-      "-DTIMEOUT_S=${ARENA_AGENT_TIMEOUT_S}" "-DCANDIDATE_FILE=${file}" "-DKERNELS_DIR=${ARENA_KERNELS_DIR}/${id}"
-      "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DCOMPILE_SCRIPT=${ARENA_COMPILE_SCRIPT}"
-      "-DHARNESS_INCLUDE=${ARENA_HARNESS_INCLUDE}" "-DSPEC_TOOL=$<TARGET_FILE:KernelArena::arena-spec>"
-      "-DRUN_AGENT_TOOL=$<TARGET_FILE:KernelArena::arena-run-agent>"
-      "-DDEVICE_INFO_TOOL=$<TARGET_FILE:KernelArena::arena-device-info>"
-      "-DCORRECT_TOOL=$<TARGET_FILE:KernelArena::arena-correct>" "-DPERF_TOOL=$<TARGET_FILE:KernelArena::arena-perf>"
-      "-DDEVICE_LIB=$<TARGET_FILE:KernelArena::arena_device>" "-DMODEL=${ARENA_AGENT_MODEL}" "-DEFFORT=${ARENA_AGENT_EFFORT}"
-      "-DSANDBOX=${ARENA_AGENT_SANDBOX}" "-DREDO=${ARENA_AGENT_REDO}" "-DAGENT_SCRIPT=${ARENA_AGENT_SCRIPT}"
-      "-DUSER_COMMAND=${ARENA_AGENT_USER_COMMAND}" "-DSTART_FILE=${start}" "-DTORCH=${${key}_TORCH}" "-DTRITON=${${key}_TRITON}"
-      "-DPYTHON=${ARENA_PYTHON}" "-DPY_HOST_DIR=${ARENA_PY_HOST_DIR}"
-      "-DTOOLS_LIB=$<TARGET_FILE:KernelArena::arena_tools>" "-DPROFILE_TOOL=$<TARGET_FILE:KernelArena::arena-profile>"
-      "-DPROFILE_SCRIPT=${ARENA_PROFILE_SCRIPT}" "-DSTATEMENT=${_task_readme}" "-DSOLUTION_FILE=${_task_solution}"
-      "-DWORKER_TOOL=$<TARGET_FILE:KernelArena::arena-worker>" "-DWORKER_LIB=$<TARGET_FILE:KernelArena::arena_worker_lib>"
-      -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ArenaAgent.cmake")
+    COMMAND "${CMAKE_COMMAND}" "-DARGS_FILE=${args_file}" -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ArenaAgent.cmake")
   set_tests_properties(${id}/agent PROPERTIES
-    LABELS "${${key}_SUITE};${${key}_CATEGORY};agent${_task_labels}" FIXTURES_SETUP "${id}/agent"
-    RESOURCE_GROUPS "gpus:1" TIMEOUT ${_timeout})
+    LABELS "${A_LABELS}" FIXTURES_SETUP "${id}/agent" RESOURCE_GROUPS "gpus:1" TIMEOUT ${_timeout})
 endfunction()
 
 # Task validation (label selftest; not the suite's label, so suite runs leave it out): the
-# baseline and the expert solution against the oracle on every configuration (seen, unseen,
-# fuzz), and the solution confidently faster than the baseline. A task that fails does not ship.
-# A task without a SOLUTION gets the baseline's check only.
-function(_arena_add_selftests id key)
+# baseline (the descriptor's ORACLE_CHECK) and the expert solution against the oracle on every
+# configuration (seen, unseen, fuzz), and the solution confidently faster than the baseline.
+# A task that fails does not ship. A task without a SOLUTION gets the first check only.
+#   CORRECT / PERF: the runner commands; JUDGE: --task/--baseline/--reference and the worker
+#   arguments; PERF_ARGS: the perf references; ORACLE_CHECK: <name> <kernel>; COMPILE: the
+#   descriptor's compile template; SOLUTION_OUTPUT / SOLUTION_KERNEL: the compiled solution.
+function(_arena_add_selftests id)
+  cmake_parse_arguments(PARSE_ARGV 1 S "" "SOLUTION;SOLUTION_OUTPUT;SOLUTION_KERNEL;SPEC;REFERENCE"
+                        "LABELS;CORRECT;PERF;JUDGE;PERF_ARGS;ORACLE_CHECK;COMPILE")
   set(prefix "selftest/${id}")
-  set(kdir "${ARENA_KERNELS_DIR}/${id}")
   set(rdir "${ARENA_GATE_RESULTS_DIR}/selftest/${id}")
-  set(labels "selftest;${${key}_CATEGORY}${_task_labels}")
-  set(correct_args --task "${_task_spec}" --baseline "${baseline}" ${ref_args} --set all
-                   --fuzz-seed ${ARENA_FUZZ_SEED} ${worker_args})
-  if(${key}_TRITON)
-    add_test(NAME ${prefix}/baseline_correct
-      COMMAND ${correct_cmd} ${correct_args} --candidate "${baseline}" --result "${rdir}/baseline_correct.json")
-    set(first_check ${prefix}/baseline_correct)
-  elseif(${key}_TORCH)
-    # Eager PyTorch in the task's dtypes must itself meet the tolerances asked of candidates.
-    add_test(NAME ${prefix}/eager_correct
-      COMMAND ${correct_cmd} ${correct_args} --candidate "py:torch:eager_out:${${key}_DIR}"
-              --result "${rdir}/eager_correct.json")
-    set(first_check ${prefix}/eager_correct)
-  else()
-    add_test(NAME ${prefix}/baseline_correct
-      COMMAND ${correct_cmd} ${correct_args} --candidate "${kdir}/baseline.so" --result "${rdir}/baseline_correct.json")
-    set(first_check ${prefix}/baseline_correct)
-  endif()
-  set_tests_properties(${first_check} PROPERTIES
-    LABELS "${labels};gpu" RESOURCE_GROUPS "gpus:1" SKIP_RETURN_CODE 77 TIMEOUT 900)
-  if(NOT _task_solution)
+  set(correct ${S_CORRECT} ${S_JUDGE} --set all --fuzz-seed ${ARENA_FUZZ_SEED})
+  list(GET S_ORACLE_CHECK 0 first_check)
+  list(GET S_ORACLE_CHECK 1 first_kernel)
+  add_test(NAME ${prefix}/${first_check}
+    COMMAND ${correct} --candidate "${first_kernel}" --result "${rdir}/${first_check}.json")
+  set_tests_properties(${prefix}/${first_check} PROPERTIES
+    LABELS "${S_LABELS};gpu" RESOURCE_GROUPS "gpus:1" SKIP_RETURN_CODE 77 TIMEOUT 900)
+  if(NOT S_SOLUTION)
     return()
   endif()
-  if(${key}_TRITON)
-    set(solution "${kdir}/solution.py")
-    set(solution_arg "py:triton:kernel:${solution}")
-    add_test(NAME ${prefix}/compile_solution
-      COMMAND ${compile_cmd} "${_task_solution}" "${solution}" --what "${id} solution"
-              --result "${rdir}/compile_solution.json")
-  else()
-    set(solution "${kdir}/solution.so")
-    set(solution_arg "${solution}")
-    add_test(NAME ${prefix}/compile_solution
-      COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${_task_solution}" "-DOUTPUT=${solution}"
-              "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DWHAT=${id} solution" "-DRESULT=${rdir}/compile_solution.json"
-              -P "${ARENA_COMPILE_SCRIPT}")
-  endif()
+  arena_suite_command(compile "${S_COMPILE}" SOURCE "${S_SOLUTION}" OUTPUT "${S_SOLUTION_OUTPUT}"
+                      WHAT "${id} solution" RESULT "${rdir}/compile_solution.json")
+  add_test(NAME ${prefix}/compile_solution COMMAND ${compile})
   add_test(NAME ${prefix}/solution_correct
-    COMMAND ${correct_cmd} ${correct_args} --candidate "${solution_arg}" --result "${rdir}/solution_correct.json")
+    COMMAND ${correct} --candidate "${S_SOLUTION_KERNEL}" --result "${rdir}/solution_correct.json")
   add_test(NAME ${prefix}/solution_faster
-    COMMAND ${perf_cmd} --task "${_task_spec}" --candidate "${solution_arg}" --baseline "${baseline}"
-            ${ref_args} ${perf_refs} --budget-s ${ARENA_PERF_BUDGET_S} --flush-bytes ${ARENA_FLUSH_BYTES}
-            --require-faster 1 --result "${rdir}/solution_faster.json" ${worker_args})
+    COMMAND ${S_PERF} ${S_JUDGE} --candidate "${S_SOLUTION_KERNEL}" ${S_PERF_ARGS} --budget-s ${ARENA_PERF_BUDGET_S}
+            --flush-bytes ${ARENA_FLUSH_BYTES} --require-faster 1 --result "${rdir}/solution_faster.json")
   set_tests_properties(${prefix}/compile_solution PROPERTIES
-    LABELS "${labels}" FIXTURES_SETUP "${prefix}/solution" TIMEOUT 900)
+    LABELS "${S_LABELS}" FIXTURES_SETUP "${prefix}/solution" TIMEOUT 900)
   set_tests_properties(${prefix}/solution_correct PROPERTIES
-    LABELS "${labels};gpu" RESOURCE_GROUPS "gpus:1" SKIP_RETURN_CODE 77 TIMEOUT 900)
-  set_tests_properties(${prefix}/solution_correct PROPERTIES
+    LABELS "${S_LABELS};gpu" RESOURCE_GROUPS "gpus:1" SKIP_RETURN_CODE 77 TIMEOUT 900
     FIXTURES_REQUIRED "${prefix}/solution" FIXTURES_SETUP "${prefix}/solution_correct")
   math(EXPR _perf_timeout "${ARENA_PERF_BUDGET_S} * 3 + 420")
   set_tests_properties(${prefix}/solution_faster PROPERTIES
-    LABELS "${labels};gpu" FIXTURES_REQUIRED "${prefix}/solution;${prefix}/solution_correct"
+    LABELS "${S_LABELS};gpu" FIXTURES_REQUIRED "${prefix}/solution;${prefix}/solution_correct"
     RESOURCE_GROUPS "gpus:${ARENA_PERF_SLOTS}" RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT ${_perf_timeout})
-  _arena_add_task_filter(${id} ${key})
+  _arena_add_task_filter(${prefix} "${rdir}" SPEC "${S_SPEC}" REFERENCE "${S_REFERENCE}" LABELS ${S_LABELS})
 endfunction()
 
 # Opt-in (ARENA_PROFILE): one launch of candidate and baseline each under Nsight Compute on
 # the first seen configuration; the report's bottleneck classes become measurements.
-function(_arena_add_profile_test id key candidate baseline host)
+#   RUNNER: the runner command; SIDES: candidate=<kernel> <baseline side>=<kernel>.
+function(_arena_add_profile_test id)
+  cmake_parse_arguments(PARSE_ARGV 1 P "" "SPEC" "LABELS;RUNNER;SIDES")
   # arena-profile.sh runs its runner through the shell: one string, each word quoted.
-  set(runner "\"$<TARGET_FILE:KernelArena::arena-profile>\"")
-  set(base_side "baseline=${baseline}")
-  if(${key}_TORCH OR ${key}_TRITON)
-    list(JOIN host "\" \"" runner)
-    set(runner "\"${runner}\" arena-profile")
-  endif()
-  if(${key}_TORCH)
-    set(base_side "torch_eager=${baseline}")
-  endif()
+  list(JOIN P_RUNNER "\" \"" runner)
+  set(runner "\"${runner}\"")
+  set(side_args "")
+  foreach(_side IN LISTS P_SIDES)
+    list(APPEND side_args --side "${_side}")
+  endforeach()
   set(rdir "${ARENA_GATE_RESULTS_DIR}/${id}")
   add_test(NAME ${id}/profile
-    COMMAND sh "${ARENA_PROFILE_SCRIPT}" --runner "${runner}" --task "${_task_spec}"
-            --out "${rdir}/profile" --result "${rdir}/profile.json" --title "${id}" --measurements
-            --side "candidate=${candidate}" --side "${base_side}")
+    COMMAND sh "${ARENA_PROFILE_SCRIPT}" --runner "${runner}" --task "${P_SPEC}"
+            --out "${rdir}/profile" --result "${rdir}/profile.json" --title "${id}" --measurements ${side_args})
   set_tests_properties(${id}/profile PROPERTIES
-    LABELS "${${key}_SUITE};${${key}_CATEGORY};profile;gpu${_task_labels}" FIXTURES_REQUIRED "${id}/compiled;${id}/correct"
+    LABELS "${P_LABELS}" FIXTURES_REQUIRED "${id}/compiled;${id}/correct"
     RESOURCE_GROUPS "gpus:${ARENA_PERF_SLOTS}" SKIP_RETURN_CODE 77 TIMEOUT 600)
   if(ARENA_PERF_RUN_SERIAL)
     set_tests_properties(${id}/profile PROPERTIES RUN_SERIAL TRUE)
   endif()
 endfunction()
 
-# The task's host oracle (reference.cpp), built with the project; sets <out> to its runner arguments.
-function(_arena_add_reference id key out)
-  string(MAKE_C_IDENTIFIER "${${key}_SUITE}_${${key}_NAME}" tgt)
-  set(kdir "${ARENA_KERNELS_DIR}/${id}")
-  add_library(arena_reference_${tgt} MODULE "${_task_reference}")
-  target_link_libraries(arena_reference_${tgt} PRIVATE KernelArena::abi ${_task_reference_libraries})
+# The task's host oracle (reference.cpp), built with the project into <kdir>/reference.so.
+function(_arena_add_reference tgt source kdir libraries)
+  add_library(arena_reference_${tgt} MODULE "${source}")
+  target_link_libraries(arena_reference_${tgt} PRIVATE KernelArena::abi ${libraries})
   set_target_properties(arena_reference_${tgt} PROPERTIES
     PREFIX "" OUTPUT_NAME reference LIBRARY_OUTPUT_DIRECTORY "${kdir}" CXX_VISIBILITY_PRESET hidden)
-  set(${out} --reference "${kdir}/reference.so" PARENT_SCOPE)
 endfunction()
 
-# One task's gates. Reads the manifest's ARENA_TASK_<suite>__<name>_* and the files
-# arena_add_task resolved (_task_spec, _task_baseline, _task_reference, _task_candidate,
-# _task_solution, _task_readme, _task_prompt, _task_labels).
+# The baseline kernel library, built with the project (it is trusted and also the perf reference).
+function(_arena_add_baseline id tgt source output compile_template)
+  arena_suite_command(compile "${compile_template}" SOURCE "${source}" OUTPUT "${output}" WHAT "${id} baseline")
+  add_custom_command(
+    OUTPUT "${output}"
+    COMMAND ${compile}
+    DEPENDS "${source}" "${ARENA_COMPILE_SCRIPT}" "${ARENA_TOOLCHAIN_FILE}" "${ARENA_HARNESS_INCLUDE}/arena/arena_abi.h"
+    COMMENT "Compiling ${id} baseline" VERBATIM)
+  add_custom_target(arena_baseline_${tgt} ALL DEPENDS "${output}")
+endfunction()
+
+# The runner command for a descriptor's RUNNER: the native executable, or the same runner
+# in libarena_tools.so under the Python host (which serves Python kernels and oracles).
+function(_arena_runner_command runner tool out)
+  if(runner STREQUAL "python")
+    set(${out} "${ARENA_PYTHON}" "${ARENA_PY_HOST_DIR}/arena_host.py" "$<TARGET_FILE:KernelArena::arena_tools>" ${tool}
+        PARENT_SCOPE)
+  else()
+    set(${out} "$<TARGET_FILE:KernelArena::${tool}>" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# One task's gates. Reads the manifest's ARENA_TASK_<suite>__<name>_*, the suite's
+# descriptor (ARENA_SUITE_*, read by arena_add_task) and the files arena_add_task resolved
+# (_task_spec, _task_baseline, _task_reference, _task_candidate, _task_solution, _task_readme,
+# _task_prompt, _task_labels, _task_descriptor).
 function(_arena_add_task id)
   string(REPLACE "/" "__" _k "${id}")
   set(key "ARENA_TASK_${_k}")
   set(suite "${${key}_SUITE}")
-  set(name "${${key}_NAME}")
-  set(dir "${${key}_DIR}")
   set(category "${${key}_CATEGORY}")
   set(kdir "${ARENA_KERNELS_DIR}/${id}")
   set(rdir "${ARENA_GATE_RESULTS_DIR}/${id}")
-  string(MAKE_C_IDENTIFIER "${suite}_${name}" tgt)
+  string(MAKE_C_IDENTIFIER "${suite}_${${key}_NAME}" tgt)
 
-  set(correct_cmd "$<TARGET_FILE:KernelArena::arena-correct>")
-  set(perf_cmd "$<TARGET_FILE:KernelArena::arena-perf>")
-  set(perf_refs "")
-  set(ref_args "")
-  set(compile_cmd "")
-  # The Python host: runs the same runners (libarena_tools.so) with a Python oracle in process.
-  set(host "${ARENA_PYTHON}" "${ARENA_PY_HOST_DIR}/arena_host.py" "$<TARGET_FILE:KernelArena::arena_tools>")
+  _arena_runner_command(${ARENA_SUITE_RUNNER} arena-correct correct_cmd)
+  _arena_runner_command(${ARENA_SUITE_RUNNER} arena-perf perf_cmd)
+  set(baseline "${ARENA_SUITE_BASELINE}")
   # How every gate starts its workers (harness/src/gate_workers.h): the worker program, the
   # Python for Python kernels, and the folders a confined worker may never read.
   set(worker_args --worker "$<TARGET_FILE:KernelArena::arena-worker>" --worker-lib "$<TARGET_FILE:KernelArena::arena_worker_lib>"
       --python "${ARENA_PYTHON}" --py-host "${ARENA_PY_HOST_DIR}/arena_host.py"
       --protect "${CMAKE_SOURCE_DIR}:${CMAKE_BINARY_DIR}:${ARENA_DATA_DIR}")
-  if(${key}_TRITON)
-    # triton2triton: the kernels are Python modules of Triton kernels, recorded in Python
-    # workers and replayed by native ones; the judge is the plain runner (the oracle is
-    # reference.cpp). The compile gate checks the module's rules and copies it.
-    set(start "${_task_baseline}")
-    set(baseline "py:triton:kernel:${_task_baseline}")
-    set(compile_cmd "${ARENA_PYTHON}" "${ARENA_PY_HOST_DIR}/arena_check_triton.py")
-    _arena_add_reference(${id} ${key} ref_args)
-  elseif(${key}_TORCH)
-    # torch2hip: the agent starts from an ABI skeleton; the reference model (reference.py)
-    # is the oracle (float64) and the perf reference (eager, plus torch.compile), served to
-    # the same runners by the Python host.
+  if(ARENA_SUITE_BUILD_BASELINE)
+    _arena_add_baseline(${id} ${tgt} "${_task_baseline}" "${kdir}/baseline.so" "${ARENA_SUITE_BASELINE_COMPILE}")
+  endif()
+  if(ARENA_SUITE_BUILD_REFERENCE)
+    _arena_add_reference(${tgt} "${_task_reference}" "${kdir}" "${_task_reference_libraries}")
+  endif()
+  if(ARENA_SUITE_START STREQUAL "skeleton")  # an ABI skeleton of the spec's tensors and params
     set(start "${kdir}/skeleton.hip")
     file(MAKE_DIRECTORY "${kdir}")
     _arena_spec_tool(_checker)
@@ -413,36 +411,18 @@ function(_arena_add_task id)
     if(NOT _rc EQUAL 0)
       message(FATAL_ERROR "${id}: cannot write the ABI skeleton: ${_err}")
     endif()
-    set(correct_cmd ${host} arena-correct)
-    set(perf_cmd ${host} arena-perf)
-    set(baseline "py:torch:eager:${dir}")
-    set(ref_args --reference "py:torch:oracle:${dir}")
-    set(perf_refs --baseline-name "torch eager")
-    if(${key}_TORCH_COMPILE)
-      list(APPEND perf_refs --extra-reference "torch.compile=py:torch:compile:${dir}")
-    endif()
-  else()
-    # Baseline: built with the project (it is trusted and also the perf reference).
+  elseif(ARENA_SUITE_START STREQUAL "baseline")
     set(start "${_task_baseline}")
-    set(baseline "${kdir}/baseline.so")
-    add_custom_command(
-      OUTPUT "${kdir}/baseline.so"
-      COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${_task_baseline}" "-DOUTPUT=${kdir}/baseline.so"
-              "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DWHAT=${id} baseline" -P "${ARENA_COMPILE_SCRIPT}"
-      DEPENDS "${_task_baseline}" "${ARENA_COMPILE_SCRIPT}" "${ARENA_TOOLCHAIN_FILE}"
-              "${ARENA_HARNESS_INCLUDE}/arena/arena_abi.h"
-      COMMENT "Compiling ${id} baseline" VERBATIM)
-    add_custom_target(arena_baseline_${tgt} ALL DEPENDS "${kdir}/baseline.so")
-    _arena_add_reference(${id} ${key} ref_args)
+  else()  # a file of the task's folder
+    set(start "${${key}_DIR}/${ARENA_SUITE_START}")
+    if(NOT EXISTS "${start}")
+      message(FATAL_ERROR "${id}: ${start} does not exist (the suite's descriptor ${_task_descriptor} starts agents from it)")
+    endif()
   endif()
 
   _arena_candidate_source(${key} "${start}" candidate_src fallback)
-  set(candidate_lib "${kdir}/candidate.so")
-  set(candidate_arg "${candidate_lib}")
-  if(${key}_TRITON)
-    set(candidate_lib "${kdir}/candidate.py")
-    set(candidate_arg "py:triton:kernel:${candidate_lib}")
-  endif()
+  set(candidate_lib "${kdir}/candidate${ARENA_SUITE_COMPILED_SUFFIX}")
+  set(candidate_arg "${ARENA_SUITE_KERNEL_PREFIX}${candidate_lib}")
   set(common_labels "${suite};${category}${_task_labels}")
   set(compile_labels "${common_labels};compile")
   set(what "${id} candidate")
@@ -452,7 +432,10 @@ function(_arena_add_task id)
   endif()
   set(compile_requires "")
   if(ARENA_AGENT)
-    _arena_add_agent_test(${id} ${key} "${start}" candidate_src)
+    _arena_add_agent_test(${id} candidate_src DIR "${${key}_DIR}" DESCRIPTOR "${_task_descriptor}" START "${start}"
+      BASELINE "${_task_baseline}" TORCH_COMPILE "${${key}_TORCH_COMPILE}" CANDIDATE_FILE "${ARENA_SUITE_CANDIDATE_FILE}"
+      README "${_task_readme}" PROMPT "${_task_prompt}" SOLUTION "${_task_solution}"
+      LABELS ${common_labels} agent)
     set(compile_requires "${id}/agent")
   endif()
 
@@ -461,23 +444,18 @@ function(_arena_add_task id)
   # (the opt-in tests' in _arena_add_agent_test, _arena_add_profile_test and
   # _arena_add_selftests above).
   # ====================================================================================
-  if(compile_cmd)
-    add_test(NAME ${id}/compile
-      COMMAND ${compile_cmd} "${candidate_src}" "${candidate_lib}" --what "${what}" --result "${rdir}/compile.json")
-  else()
-    add_test(NAME ${id}/compile
-      COMMAND "${CMAKE_COMMAND}" "-DSOURCE=${candidate_src}" "-DOUTPUT=${candidate_lib}"
-              "-DTOOLCHAIN=${ARENA_TOOLCHAIN_FILE}" "-DWHAT=${what}" "-DRESULT=${rdir}/compile.json"
-              -DCONFINE=ON -P "${ARENA_COMPILE_SCRIPT}")
-  endif()
+  arena_suite_command(compile_cmd "${ARENA_SUITE_COMPILE}" SOURCE "${candidate_src}" OUTPUT "${candidate_lib}"
+                      WHAT "${what}" RESULT "${rdir}/compile.json" CONFINE ON)
+  add_test(NAME ${id}/compile COMMAND ${compile_cmd})
   set_tests_properties(${id}/compile PROPERTIES
     LABELS "${compile_labels}" FIXTURES_SETUP "${id}/compiled" TIMEOUT 900)
   if(compile_requires)
     set_tests_properties(${id}/compile PROPERTIES FIXTURES_REQUIRED "${compile_requires}")
   endif()
 
-  set(runner_args --task "${_task_spec}" --candidate "${candidate_arg}" --baseline "${baseline}" ${ref_args}
-                  ${worker_args})
+  set(judge --task "${_task_spec}" --baseline "${baseline}" --reference "${ARENA_SUITE_REFERENCE}" ${worker_args})
+  set(runner_args --task "${_task_spec}" --candidate "${candidate_arg}" --baseline "${baseline}"
+                  --reference "${ARENA_SUITE_REFERENCE}" ${worker_args})
   foreach(set_name seen unseen)
     add_test(NAME ${id}/correct_${set_name}
       COMMAND ${correct_cmd} ${runner_args} --set ${set_name} --fuzz-seed ${ARENA_FUZZ_SEED}
@@ -488,13 +466,10 @@ function(_arena_add_task id)
       RESOURCE_GROUPS "gpus:1" SKIP_RETURN_CODE 77 TIMEOUT 600)
   endforeach()
 
-  math(EXPR _perf_timeout "${ARENA_PERF_BUDGET_S} * 3 + 120")
-  if(${key}_TORCH_COMPILE)
-    math(EXPR _perf_timeout "${_perf_timeout} + 300")  # torch.compile compiles each seen configuration first
-  endif()
+  math(EXPR _perf_timeout "${ARENA_PERF_BUDGET_S} * 3 + 120 + ${ARENA_SUITE_PERF_EXTRA_S}")
   add_test(NAME ${id}/perf
-    COMMAND ${perf_cmd} ${runner_args} ${perf_refs} --budget-s ${ARENA_PERF_BUDGET_S} --flush-bytes ${ARENA_FLUSH_BYTES}
-            --result "${rdir}/perf.json" --gbench-out "${rdir}/perf.gbench.json")
+    COMMAND ${perf_cmd} ${runner_args} ${ARENA_SUITE_PERF_ARGS} --budget-s ${ARENA_PERF_BUDGET_S}
+            --flush-bytes ${ARENA_FLUSH_BYTES} --result "${rdir}/perf.json" --gbench-out "${rdir}/perf.gbench.json")
   set_tests_properties(${id}/perf PROPERTIES
     LABELS "${common_labels};perf;gpu"
     FIXTURES_REQUIRED "${id}/compiled;${id}/correct"
@@ -504,10 +479,18 @@ function(_arena_add_task id)
   endif()
   # ==================================================================== end of gate commands
   if(ARENA_PROFILE)
-    _arena_add_profile_test(${id} ${key} "${candidate_arg}" "${baseline}" "${host}")
+    _arena_runner_command(${ARENA_SUITE_PROFILE_RUNNER} arena-profile profile_cmd)
+    _arena_add_profile_test(${id} SPEC "${_task_spec}" RUNNER ${profile_cmd}
+      SIDES "candidate=${candidate_arg}" "${ARENA_SUITE_BASELINE_SIDE}=${baseline}"
+      LABELS ${common_labels} profile gpu)
   endif()
   if(ARENA_SELFTEST)
-    _arena_add_selftests(${id} ${key})
+    set(solution_out "${kdir}/solution${ARENA_SUITE_COMPILED_SUFFIX}")
+    _arena_add_selftests(${id} LABELS selftest ${category}${_task_labels} CORRECT ${correct_cmd} PERF ${perf_cmd}
+      JUDGE ${judge} PERF_ARGS ${ARENA_SUITE_PERF_ARGS} ORACLE_CHECK ${ARENA_SUITE_ORACLE_CHECK} "${ARENA_SUITE_ORACLE_CHECK_KERNEL}"
+      COMPILE ${ARENA_SUITE_COMPILE} SOLUTION "${_task_solution}" SOLUTION_OUTPUT "${solution_out}"
+      SOLUTION_KERNEL "${ARENA_SUITE_KERNEL_PREFIX}${solution_out}" SPEC "${_task_spec}"
+      REFERENCE "${ARENA_SUITE_REFERENCE}")
   endif()
 endfunction()
 
@@ -560,6 +543,30 @@ function(_arena_finish_configure)
     endif()
   endif()
   message(STATUS "KernelArena: ${_n} task(s); candidate = ${_what}; fuzz seed in the build cache")
+endfunction()
+
+# A task's files agree with its suite's descriptor: the spec's candidate file is the
+# descriptor's, a BASELINE is given where the suite has one, and an oracle the runners read
+# from the task folder (not built) lies there.
+function(_arena_check_task_files id descriptor dir spec_candidate)
+  cmake_parse_arguments(PARSE_ARGV 4 F "" "BASELINE;REFERENCE" "")
+  if(NOT spec_candidate STREQUAL ARENA_SUITE_CANDIDATE_FILE)
+    message(FATAL_ERROR "${dir}/task.json: candidate: \"${spec_candidate}\" but the suite's descriptor ${descriptor} "
+                        "takes \"${ARENA_SUITE_CANDIDATE_FILE}\"")
+  endif()
+  arena_suite_task_file(BASELINE _baseline)
+  if(_baseline AND NOT F_BASELINE)
+    message(FATAL_ERROR "arena_add_task(${id}): BASELINE is required (the kernel the candidate is timed against)")
+  endif()
+  arena_suite_task_file(REFERENCE _reference)
+  if(NOT ARENA_SUITE_BUILD_REFERENCE)
+    get_filename_component(_given "${F_REFERENCE}" REALPATH)
+    get_filename_component(_expected "${dir}/${_reference}" REALPATH)
+    if(NOT _given STREQUAL _expected)
+      message(FATAL_ERROR "arena_add_task(${id}): this suite's REFERENCE is ${_reference} beside its spec "
+                          "(${dir}/${_reference}), not ${F_REFERENCE}")
+    endif()
+  endif()
 endfunction()
 
 # --- the public functions ------------------------------------------------------------------
@@ -615,17 +622,20 @@ function(arena_add_task)
   endif()
   set_property(GLOBAL APPEND PROPERTY ARENA_TASK_IDS "${id}")
 
-  # What the task is made of.
-  if(${key}_TORCH)
-    get_filename_component(_ref_real "${T_REFERENCE}" REALPATH)
-    get_filename_component(_expected "${${key}_DIR}/reference.py" REALPATH)
-    if(NOT _ref_real STREQUAL _expected)
-      message(FATAL_ERROR "arena_add_task(${id}): a torch2hip task's REFERENCE is reference.py beside its spec "
-                          "(${${key}_DIR}/reference.py), not ${T_REFERENCE}")
-    endif()
-  elseif(NOT T_BASELINE)
-    message(FATAL_ERROR "arena_add_task(${id}): BASELINE is required (the kernel the candidate is timed against)")
-  endif()
+  # What the task is made of: the suite's descriptor says which files it has and how they
+  # are judged; its inputs are this task's folders and the build's tools.
+  arena_find_suite("${T_SUITE}" _task_descriptor)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_task_descriptor}")
+  set(ARENA_TASK_DIR "${${key}_DIR}")
+  set(ARENA_TASK_BASELINE "${T_BASELINE}")
+  set(ARENA_TASK_KERNELS "${ARENA_KERNELS_DIR}/${id}")
+  set(ARENA_TASK_TORCH_COMPILE "${${key}_TORCH_COMPILE}")
+  set(ARENA_CMAKE "${CMAKE_COMMAND}")
+  set(ARENA_PY_HOST "${ARENA_PY_HOST_DIR}")
+  set(ARENA_TOOLCHAIN "${ARENA_TOOLCHAIN_FILE}")
+  arena_read_suite("${_task_descriptor}")
+  _arena_check_task_files(${id} "${_task_descriptor}" "${${key}_DIR}" "${${key}_CANDIDATE_FILE}"
+                          BASELINE "${T_BASELINE}" REFERENCE "${T_REFERENCE}")
   set(_task_spec "${${key}_FILE}")
   set(_task_baseline "${T_BASELINE}")
   set(_task_reference "${T_REFERENCE}")
@@ -643,16 +653,8 @@ function(arena_add_task)
     file(WRITE "${_task_readme}" "# ${T_NAME}\n\n${${key}_DESCRIPTION}\n")
   endif()
   set(_task_prompt "${T_PROMPT}")
-  if(NOT _task_prompt)  # the suite's prompt, else the one for this kind of task
-    if(EXISTS "${ARENA_PROMPTS_DIR}/${T_SUITE}/prompt.md")
-      set(_task_prompt "${ARENA_PROMPTS_DIR}/${T_SUITE}/prompt.md")
-    elseif(${key}_TORCH)
-      set(_task_prompt "${ARENA_PROMPTS_DIR}/torch2hip/prompt.md")
-    elseif(${key}_TRITON)
-      set(_task_prompt "${ARENA_PROMPTS_DIR}/triton2triton/prompt.md")
-    else()
-      set(_task_prompt "${ARENA_PROMPTS_DIR}/hip2hip/prompt.md")
-    endif()
+  if(NOT _task_prompt)  # the suite's prompt (its descriptor's PROMPT)
+    set(_task_prompt "${ARENA_SUITE_PROMPT}")
   endif()
   _arena_add_task(${id})
 endfunction()
@@ -660,9 +662,10 @@ endfunction()
 # arena_add_suite_directory(<dir> [SUITE <suite>] [LABELS <label>...] [REFERENCE_LIBRARIES <target>...])
 #
 # Adds every task folder <dir>/<task>/ holding a task.json (README.md, "Use it in your
-# project"): its baseline.hip (or baseline.py), its oracle (the one task.json's "reference"
-# names, else reference.cpp, or reference.py for torch2hip), solution.hip/.py and README.md
-# where present. Each folder must be named like its task; with SUITE, each spec's suite must be SUITE.
+# project"): the baseline, reference and solution files its suite's descriptor names
+# (ARENA_SUITE_TASK_FILES; the oracle is the shared one task.json's "reference" names, where it
+# names one) and README.md, where present. Each folder must be named like its task; with SUITE,
+# each spec's suite must be SUITE.
 function(arena_add_suite_directory dir)
   cmake_parse_arguments(PARSE_ARGV 1 D "" "SUITE" "LABELS;REFERENCE_LIBRARIES")
   if(D_UNPARSED_ARGUMENTS)
@@ -690,20 +693,23 @@ function(arena_add_suite_directory dir)
       message(FATAL_ERROR "${_d}/task.json: suite: \"${${_key}_SUITE}\" differs from the suite ${D_SUITE} of ${dir}")
     endif()
     set(_args NAME "${${_key}_NAME}" SUITE "${${_key}_SUITE}" SPEC "${_d}/task.json")
-    if(${_key}_HAS_REFERENCE)  # task.json's "reference" (a shared oracle), else reference.cpp/.py
+    arena_find_suite("${${_key}_SUITE}" _descriptor)
+    arena_read_suite("${_descriptor}")
+    if(${_key}_HAS_REFERENCE)  # task.json's "reference": a shared oracle (tasks/_oracles)
       list(APPEND _args REFERENCE "${${_key}_REFERENCE}")
     endif()
-    foreach(_pair "BASELINE;baseline.hip;baseline.py" "SOLUTION;solution.hip;solution.py" "README;README.md")
-      list(POP_FRONT _pair _arg)
-      foreach(_file IN LISTS _pair)
-        if(EXISTS "${_d}/${_file}")
-          list(APPEND _args ${_arg} "${_d}/${_file}")
-          break()
-        endif()
-      endforeach()
+    foreach(_what BASELINE REFERENCE SOLUTION)  # the files the suite's descriptor names
+      arena_suite_task_file(${_what} _file)
+      if(_file AND EXISTS "${_d}/${_file}" AND NOT "${_what}" IN_LIST _args)
+        list(APPEND _args ${_what} "${_d}/${_file}")
+      endif()
     endforeach()
+    if(EXISTS "${_d}/README.md")
+      list(APPEND _args README "${_d}/README.md")
+    endif()
     if(NOT "REFERENCE" IN_LIST _args)
-      message(FATAL_ERROR "${_d}: a task needs its oracle (reference.cpp, or reference.py for torch2hip)")
+      arena_suite_task_file(REFERENCE _file)
+      message(FATAL_ERROR "${_d}: a task needs its oracle (${_file}, as ${_descriptor} says)")
     endif()
     if(D_LABELS)
       list(APPEND _args LABELS ${D_LABELS})

@@ -371,7 +371,6 @@ inline void to_json(nlohmann::json& j, const CorrectResult& r) {
   if (!std::isnan(r.max_rel_err)) j["max_rel_err"] = r.max_rel_err;
   if (!r.workers.is_null()) j["workers"] = r.workers;
   put_nonempty(j, "process_model", r.process_model);
-  if (!r.phases.empty()) j["phases"] = r.phases;
 }
 
 inline void from_json(const nlohmann::json& j, CorrectResult& r) {
@@ -603,6 +602,7 @@ inline void to_json(nlohmann::json& j, const PerfResult& r) {
   j["failures"] = r.failures;
   if (!r.workers.is_null()) j["workers"] = r.workers;
   put_nonempty(j, "process_model", r.process_model);
+  if (!r.phases.empty()) j["phases"] = r.phases;
 }
 
 inline void from_json(const nlohmann::json& j, PerfResult& r) {

@@ -1,9 +1,16 @@
 // arena-run-agent: runs one agent command in its own process group with a deadline, keeps
 // its output, and leaves nothing behind: on timeout, and after the agent exits, every
-// process still in its group is terminated (SIGTERM, then SIGKILL).
+// process still in its group is terminated (SIGTERM, then SIGKILL). With --candidate it
+// then takes only that file of the workdir (into --take-to) and lists every other change
+// the agent made (added, modified, deleted files; the self-check's .check/ aside).
 //
 //   arena-run-agent --timeout-s N --log-dir DIR --workdir DIR --result FILE
-//                   [--env NAME=VALUE ...] -- command args...
+//                   [--env NAME=VALUE ...] [--candidate FILE --take-to DIR]
+//                   [--record KEY=VALUE ...] [--sandboxed] -- command args...
+//
+// The result (written atomically) holds the run (status, seconds, exit code or signal,
+// timed_out, killed_leftover_processes), each --record as a string, sandboxed, and with
+// --candidate: candidate_taken, candidate_changed and ignored_changes.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -16,6 +23,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -30,7 +40,8 @@ using Clock = std::chrono::steady_clock;
 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr, "arena-run-agent: %s\nusage: arena-run-agent --timeout-s N --log-dir DIR --workdir DIR "
-                       "--result FILE [--env NAME=VALUE ...] -- command args...\n", why);
+                       "--result FILE [--env NAME=VALUE ...] [--candidate FILE --take-to DIR] [--record KEY=VALUE ...] "
+                       "[--sandboxed] -- command args...\n", why);
   std::exit(2);
 }
 
@@ -50,12 +61,45 @@ bool terminate_group(pid_t pgid, double grace_s) {
   return true;
 }
 
+// Every file under `dir` (relative path -> contents), the self-check's own .check/ outputs aside.
+std::map<std::string, std::string> snapshot(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  std::map<std::string, std::string> files;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
+    std::string rel = fs::relative(it->path(), dir, ec).generic_string();
+    if (rel.rfind(".check/", 0) == 0) continue;
+    std::ifstream in(it->path(), std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    files[rel] = bytes.str();
+  }
+  return files;
+}
+
+// "added X", "modified X", "deleted X" for every difference between two snapshots.
+std::vector<std::string> changes(const std::map<std::string, std::string>& before,
+                                 const std::map<std::string, std::string>& after) {
+  std::vector<std::string> out;
+  for (const auto& [name, bytes] : after) {
+    auto was = before.find(name);
+    if (was == before.end()) out.push_back("added " + name);
+    else if (was->second != bytes) out.push_back("modified " + name);
+  }
+  for (const auto& [name, bytes] : before)
+    if (!after.count(name)) out.push_back("deleted " + name);
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   double timeout_s = -1;
-  std::string log_dir, workdir, result_path;
-  std::vector<std::string> env;
+  std::string log_dir, workdir, result_path, candidate, take_to;
+  std::vector<std::string> env, records;
+  bool sandboxed = false;
   int cmd_at = -1;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -76,13 +120,24 @@ int main(int argc, char** argv) {
       result_path = value();
     } else if (a == "--env") {
       env.push_back(value());
+    } else if (a == "--candidate") {
+      candidate = value();
+    } else if (a == "--take-to") {
+      take_to = value();
+    } else if (a == "--record") {
+      records.push_back(value());
+      if (records.back().find('=') == std::string::npos) usage(("--record " + records.back() + ": not KEY=VALUE").c_str());
+    } else if (a == "--sandboxed") {
+      sandboxed = true;
     } else {
       usage(("unknown option " + a).c_str());
     }
   }
   if (cmd_at < 0 || cmd_at >= argc) usage("no command after --");
   if (timeout_s <= 0 || log_dir.empty() || workdir.empty() || result_path.empty()) usage("missing a required option");
+  if (candidate.empty() != take_to.empty()) usage("--candidate and --take-to go together");
   std::filesystem::create_directories(log_dir);
+  const auto before = candidate.empty() ? std::map<std::string, std::string>{} : snapshot(workdir);
 
   nlohmann::json r = {{"command", std::vector<std::string>(argv + cmd_at, argv + argc)},
                       {"timeout_s", timeout_s},
@@ -129,9 +184,33 @@ int main(int argc, char** argv) {
   if (WIFSIGNALED(status)) r["signal"] = WTERMSIG(status);
   r["status"] = timed_out ? "timed_out" : (WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "finished" : "failed");
   r["finished"] = arena::utc_now();
-  arena::write_json_atomic(result_path, r);
+  r["sandboxed"] = sandboxed;
+  for (const auto& kv : records) r[kv.substr(0, kv.find('='))] = kv.substr(kv.find('=') + 1);
   std::printf("agent %s after %.1f s%s%s\n", r["status"].get<std::string>().c_str(), r["seconds"].get<double>(),
               WIFEXITED(status) ? (" (exit " + std::to_string(WEXITSTATUS(status)) + ")").c_str() : "",
               leftovers ? "; leftover processes were killed" : "");
+  if (!candidate.empty()) {
+    // Only the declared candidate file is taken; every other change is listed and ignored.
+    namespace fs = std::filesystem;
+    std::vector<std::string> ignored;
+    bool changed = false;
+    for (const auto& c : changes(before, snapshot(workdir))) {
+      if (c == "modified " + candidate) changed = true;
+      else ignored.push_back(c);
+    }
+    std::error_code ec;
+    fs::create_directories(take_to);
+    // A link is not taken: it could point the unconfined driver at files the agent may not read.
+    const bool taken = fs::is_regular_file(fs::symlink_status(fs::path(workdir) / candidate, ec)) &&
+                       fs::copy_file(fs::path(workdir) / candidate, fs::path(take_to) / candidate,
+                                     fs::copy_options::overwrite_existing, ec);
+    r["candidate_taken"] = taken;
+    r["candidate_changed"] = changed;
+    r["ignored_changes"] = ignored;
+    std::printf("candidate changed: %s\n", changed ? "true" : "false");
+    for (const auto& c : ignored) std::printf("  ignored change (only %s is taken): %s\n", candidate.c_str(), c.c_str());
+    if (!taken) std::printf("  the agent left no %s: the compile gate will fail\n", candidate.c_str());
+  }
+  arena::write_json_atomic(result_path, r);
   return 0;
 }

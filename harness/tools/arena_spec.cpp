@@ -78,8 +78,6 @@ void write_task(std::ostream& os, const arena::TaskSpec& t) {
   const bool solution = fs::exists(dir / "solution.hip") || fs::exists(dir / "solution.py");
   os << "set(" << key << "_HAS_SOLUTION " << (solution ? "TRUE" : "FALSE") << ")\n";
   os << "set(" << key << "_TORCH " << (t.torch.present ? "TRUE" : "FALSE") << ")\n";
-  const bool triton = t.candidate.size() > 3 && t.candidate.compare(t.candidate.size() - 3, 3, ".py") == 0;
-  os << "set(" << key << "_TRITON " << (triton ? "TRUE" : "FALSE") << ")\n";
   os << "set(" << key << "_TORCH_COMPILE " << (t.torch.present && t.torch.compile ? "TRUE" : "FALSE") << ")\n";
   os << "set(" << key << "_NUM_SEEN " << t.seen.size() << ")\n";
   os << "set(" << key << "_NUM_UNSEEN " << t.unseen.size() << ")\n";

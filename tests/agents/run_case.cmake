@@ -10,17 +10,18 @@ set(sandbox OFF)
 set(script "${SOURCE_DIR}/tests/agents/scripts/${CASE}.sh")
 set(agent command)
 set(task_id hip2hip/gelu_f16)
-set(suite_prompt "${SOURCE_DIR}/suites/hip2hip/prompt.md")
-set(torch_args "")
+set(suite hip2hip)
+set(start "${task}/baseline.hip")
+set(task_args BASELINE_FILE "${task}/baseline.hip")
 if(CASE STREQUAL "torch_workspace")
   # torch2hip: reference.py and the ABI skeleton in the workspace, the self-check through
   # the Python host (the SANDBOX setting comes from the test: on where bwrap exists).
   set(task_id torch2hip/swish_residual_f32)
   set(task "${SOURCE_DIR}/tasks/${task_id}")
-  set(suite_prompt "${SOURCE_DIR}/suites/torch2hip/prompt.md")
+  set(suite torch2hip)
   set(sandbox ${TORCH_SANDBOX})
-  set(torch_args "-DTORCH=TRUE" "-DSTART_FILE=${TORCH_KERNELS_DIR}/skeleton.hip" "-DPYTHON=${PYTHON}"
-                 "-DPY_HOST_DIR=${SOURCE_DIR}/harness/python" "-DTOOLS_LIB=${TOOLS_LIB}")
+  set(start "${TORCH_KERNELS_DIR}/skeleton.hip")
+  set(task_args TORCH_COMPILE TRUE PYTHON "${PYTHON}" PY_HOST_DIR "${SOURCE_DIR}/harness/python" TOOLS_LIB "${TOOLS_LIB}")
   set(KERNELS_DIR "${TORCH_KERNELS_DIR}")
 elseif(CASE STREQUAL "child_outlives_timeout")
   set(timeout 3)
@@ -36,18 +37,25 @@ elseif(CASE MATCHES "^(claude_code|codex)$")
   set(timeout 30)
 endif()
 
+# The driver reads its settings from an args file, as the <id>/agent tests do; extra
+# NAME VALUE pairs override them.
 function(run_driver)
+  set(settings TASK_DIR "${task}" TASK_ID "${task_id}" RUN_DIR "${run}" AGENT "${agent}" AGENTS_DIR "${SOURCE_DIR}/agents"
+    SUITE_DESCRIPTOR "${SOURCE_DIR}/suites/${suite}/suite.cmake" SUITE_PROMPT "${SOURCE_DIR}/suites/${suite}/prompt.md"
+    TIMEOUT_S "${timeout}" CANDIDATE_FILE kernel.hip START_FILE "${start}" KERNELS_DIR "${KERNELS_DIR}"
+    TOOLCHAIN "${TOOLCHAIN}" COMPILE_SCRIPT "${SOURCE_DIR}/cmake/ArenaCompileKernel.cmake"
+    HARNESS_INCLUDE "${SOURCE_DIR}/harness/include" SPEC_TOOL "${SPEC_TOOL}" RUN_AGENT_TOOL "${RUN_AGENT_TOOL}"
+    DEVICE_INFO_TOOL "${DEVICE_INFO_TOOL}" CORRECT_TOOL "${CORRECT_TOOL}" PERF_TOOL "${PERF_TOOL}" DEVICE_LIB "${DEVICE_LIB}"
+    PROFILE_TOOL "${PROFILE_TOOL}" PROFILE_SCRIPT "${PROFILE_SCRIPT}" SANDBOX "${sandbox}" AGENT_SCRIPT "${script}"
+    ${task_args} ${ARGN})
+  set(text "")
+  while(settings)
+    list(POP_FRONT settings name value)
+    string(APPEND text "set(${name} [==[${value}]==])\n")
+  endwhile()
+  file(WRITE "${WORK_DIR}/${CASE}.args.cmake" "${text}")
   execute_process(
-    COMMAND "${CMAKE_COMMAND}" "-DTASK_DIR=${task}" "-DTASK_ID=${task_id}" "-DRUN_DIR=${run}" "-DAGENT=${agent}"
-            "-DAGENTS_DIR=${SOURCE_DIR}/agents" "-DSUITE_PROMPT=${suite_prompt}" ${torch_args}
-            "-DTIMEOUT_S=${timeout}" -DCANDIDATE_FILE=kernel.hip "-DKERNELS_DIR=${KERNELS_DIR}"
-            "-DTOOLCHAIN=${TOOLCHAIN}" "-DCOMPILE_SCRIPT=${SOURCE_DIR}/cmake/ArenaCompileKernel.cmake"
-            "-DHARNESS_INCLUDE=${SOURCE_DIR}/harness/include" "-DSPEC_TOOL=${SPEC_TOOL}"
-            "-DRUN_AGENT_TOOL=${RUN_AGENT_TOOL}" "-DDEVICE_INFO_TOOL=${DEVICE_INFO_TOOL}"
-            "-DCORRECT_TOOL=${CORRECT_TOOL}" "-DPERF_TOOL=${PERF_TOOL}" "-DDEVICE_LIB=${DEVICE_LIB}"
-            "-DPROFILE_TOOL=${PROFILE_TOOL}" "-DPROFILE_SCRIPT=${PROFILE_SCRIPT}"
-            "-DSANDBOX=${sandbox}" "-DAGENT_SCRIPT=${script}" ${ARGN}
-            -P "${SOURCE_DIR}/cmake/ArenaAgent.cmake"
+    COMMAND "${CMAKE_COMMAND}" "-DARGS_FILE=${WORK_DIR}/${CASE}.args.cmake" -P "${SOURCE_DIR}/cmake/ArenaAgent.cmake"
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   message("${out}${err}")
   if(NOT rc EQUAL 0)
@@ -86,7 +94,7 @@ if(CASE STREQUAL "improve")
   run_driver()
   expect("a resumed run" driver_output MATCHES "already ran")
   # ...unless asked to.
-  run_driver(-DREDO=ON)
+  run_driver(REDO ON)
   expect("a fresh run with REDO" driver_output MATCHES "running agent")
 elseif(CASE STREQUAL "break_compile")
   expect("the broken candidate taken as left" candidate_src MATCHES "this is not C\\+\\+ at all")
