@@ -25,10 +25,10 @@ summarize() {
     grep -q "No tests were found" "$log" || failed=1
   fi
   skipped=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*\*\*\*Skipped' "$log" || true)
-  gpu=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: ([a-z0-9_]+/[a-z0-9_]+/(correct_seen|correct_unseen|perf|profile)|selftest/.*/(baseline_correct|eager_correct|solution_correct|solution_faster)) .*\*\*\*Skipped' "$log" || true)
+  gpu=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: ([a-z0-9_]+/[a-z0-9_]+/(correct_seen|correct_unseen|perf|profile)|selftest/.*/(baseline_correct|eager_correct|solution_correct|solution_faster|launch_bound)|exploits/.*|framework/candidates/.*/gates|framework/timing/.*) .*\*\*\*Skipped' "$log" || true)
   passed=$((total - failed - skipped))
   if [ "$skipped" -gt 0 ]; then
-    echo "$platform: skipped: $gpu GPU gate(s) (no GPU), $((skipped - gpu)) other test(s) (a tool they need is missing; see $log)"
+    echo "$platform: skipped: $gpu GPU test(s) (no GPU), $((skipped - gpu)) other test(s) (a tool they need is missing; see $log)"
   fi
   echo "$platform: $passed passed, $failed failed, $skipped skipped"
 }

@@ -227,7 +227,7 @@ elseif(CASE STREQUAL "run_sh_summary")
   if(NOT last STREQUAL "nvidia: 2 passed, 1 failed, 4 skipped")
     fail("last line '${last}'")
   endif()
-  expect_match("nvidia: skipped: 3 GPU gate\\(s\\) \\(no GPU\\), 1 other test\\(s\\)")
+  expect_match("nvidia: skipped: 3 GPU test\\(s\\) \\(no GPU\\), 1 other test\\(s\\)")
   message("ok: ${last}")
 
 else()
