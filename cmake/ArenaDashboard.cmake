@@ -34,6 +34,18 @@
 # configure, build or tests fail (or no test matched LABEL) or the submission failed.
 cmake_minimum_required(VERSION 3.25)
 
+# The first group of `regex` on the first line of `file` that matches it ("" if none or no file).
+function(_arena_dashboard_read file regex out)
+  set(_value "")
+  if(EXISTS "${file}")
+    file(STRINGS "${file}" _line REGEX "${regex}" LIMIT_COUNT 1)
+    if(_line MATCHES "${regex}")
+      set(_value "${CMAKE_MATCH_1}")
+    endif()
+  endif()
+  set(${out} "${_value}" PARENT_SCOPE)
+endfunction()
+
 function(_arena_dashboard_default var value)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
     set(${var} "${value}" PARENT_SCOPE)
@@ -95,20 +107,8 @@ if(NOT DEFINED BUILD_NAME OR "${BUILD_NAME}" STREQUAL "")
   # <OS>-<platform>-<candidate>: the values configure will use, from CONFIGURE_OPTIONS, else
   # from an existing build tree (the platform configure resolved, the cached candidate), else
   # the project's defaults ("auto" when a fresh tree will detect the platform itself).
-  set(_platform "")
-  set(_candidate "")
-  if(EXISTS "${BINARY_DIR}/arena_toolchain.cmake")
-    file(STRINGS "${BINARY_DIR}/arena_toolchain.cmake" _line REGEX "^set\\(ARENA_PLATFORM \"[a-z]+\"\\)$")
-    if(_line MATCHES "\"([a-z]+)\"")
-      set(_platform "${CMAKE_MATCH_1}")
-    endif()
-  endif()
-  if(EXISTS "${BINARY_DIR}/CMakeCache.txt")
-    file(STRINGS "${BINARY_DIR}/CMakeCache.txt" _line REGEX "^ARENA_CANDIDATE:[^=]*=.+$")
-    if(_line MATCHES "^ARENA_CANDIDATE:[^=]*=(.+)$")
-      set(_candidate "${CMAKE_MATCH_1}")
-    endif()
-  endif()
+  _arena_dashboard_read("${BINARY_DIR}/arena_toolchain.cmake" "^set\\(ARENA_PLATFORM \"([a-z]+)\"\\)$" _platform)
+  _arena_dashboard_read("${BINARY_DIR}/CMakeCache.txt" "^ARENA_CANDIDATE:[^=]*=(.+)$" _candidate)
   foreach(_opt IN LISTS CONFIGURE_OPTIONS)
     if(_opt MATCHES "^-DARENA_HIP_PLATFORM(:[A-Z]+)?=(.+)$" AND NOT CMAKE_MATCH_2 STREQUAL "auto")
       set(_platform "${CMAKE_MATCH_2}")

@@ -18,21 +18,12 @@ namespace arena::score {
 
 namespace {
 
+// XML text: HTML's escapes (all valid in XML), with control characters XML forbids as spaces.
 std::string xml(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') out += ' ';
-        else out += c;
-    }
-  }
-  return out;
+  std::string clean = s;
+  for (char& c : clean)
+    if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') c = ' ';
+  return html_escape(clean);
 }
 
 std::string value_text(const json& v) {
