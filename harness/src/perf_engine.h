@@ -70,16 +70,19 @@ class PerfEngine {
   struct ReportTotals;
 
  private:
+  // Measurement (perf_engine.cpp).
   bool timed_round(ConfigRun& c, SideRun& s, std::vector<double>* samples_ms);
   void warm_up();
   bool config_done(ConfigRun& c);
   std::string batch_filter() const;
+  // The checks of timed launches (perf_post_timing.cpp).
   void start_kept_checks(ConfigRun& c);
   void finish_kept_checks(ConfigRun& c, nlohmann::json& checks);
   void check_buffers_after_timing(ConfigRun& c);
+  std::vector<std::vector<double>> baseline_outputs(ConfigRun& c, const KeptSample& k);
+  // The report (perf_report.cpp).
   PerfMethod method_record() const;
   PerfConfig config_report(ConfigRun& c, ReportTotals& totals);
-  std::vector<std::vector<double>> baseline_outputs(ConfigRun& c, const KeptSample& k);
 
   const TaskSpec& task_;
   std::vector<Side*> sides_;
