@@ -56,7 +56,10 @@ add_executable(arena-correct tools/arena_correct.cpp)
 target_link_libraries(arena-correct PRIVATE arena_run GTest::gtest)
 add_dependencies(arena-correct arena-worker)
 
-add_executable(arena-perf tools/arena_perf.cpp src/perf_engine.cpp)
+# The perf engine's device-facing parts (its pure parts, statistics, stopping rule and
+# plausibility checks, are in arena_core).
+set(_perf_engine_sources src/perf_engine.cpp src/perf_post_timing.cpp src/perf_report.cpp)
+add_executable(arena-perf tools/arena_perf.cpp ${_perf_engine_sources})
 target_link_libraries(arena-perf PRIVATE arena_run benchmark::benchmark)
 add_dependencies(arena-perf arena-worker)
 
@@ -71,7 +74,7 @@ target_link_libraries(arena-profile PRIVATE arena_run)
 
 # The same runners as one shared library, for the Python host ("py:" kernels and oracles).
 add_library(arena_tools SHARED tools/arena_tools_library.cpp tools/arena_correct.cpp tools/arena_perf.cpp
-            tools/arena_profile.cpp tools/arena_task_filter.cpp src/perf_engine.cpp)
+            tools/arena_profile.cpp tools/arena_task_filter.cpp ${_perf_engine_sources})
 target_compile_definitions(arena_tools PRIVATE ARENA_TOOLS_LIBRARY)
 target_link_libraries(arena_tools PRIVATE arena_run GTest::gtest benchmark::benchmark)
 # The host process also holds PyTorch, whose libraries export their own instances of

@@ -2,7 +2,8 @@
 // only thing arena-score (harness/score) reads of them (docs/DESIGN.md, "Results"). It holds
 // the key names, the verdicts and the decision rule, the per-configuration statistics the
 // reports show, and the schema version every file carries. Adding a statistic: list it in
-// config_statistics() and fill it in the perf engine; scores.json and the reports follow.
+// config_statistics() and give its source in config_statistic_sources()
+// (harness/src/perf_statistics.cpp); scores.json and the reports follow.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -393,7 +394,7 @@ inline void from_json(const nlohmann::json& j, CorrectResult& r) {
     throw SchemaError("a finished correctness result needs passed_configs and total_configs");
 }
 
-// --- perf gate (arena-perf, harness/src/perf_engine.cpp) ----------------------------------------
+// --- perf gate (arena-perf, harness/src/perf_report.cpp) ----------------------------------------
 // How the samples were taken: what a reader needs to trust (or repeat) the numbers.
 struct PerfMethod {
   int64_t flush_bytes = 0;

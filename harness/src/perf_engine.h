@@ -2,10 +2,13 @@
 // candidate (B), each in worker processes of its own (side.h), on the same buffers: every
 // sample draws fresh inputs, poisons outputs and workspace, flushes the caches and times one
 // launch by the GPU's own record of the work it ran (activity trace; device events where no
-// tracer exists). Google Benchmark interleaves the rounds in random order until the
-// speedup's 95 % interval is tight, has plateaued, or the time budget ends. A few samples
-// kept at random are checked against the oracle afterwards; this process (the judge) runs no
-// kernel code and decides the verdict.
+// tracer exists). Google Benchmark interleaves the rounds in random order until a stopping
+// rule (stopping_rule.h; by default the speedup's 95 % interval is tight or has plateaued)
+// says so, or the time budget ends. A few samples kept at random are checked against the
+// oracle afterwards; this process (the judge) runs no kernel code and decides the verdict.
+// The engine's parts: measurement (perf_engine.cpp), the checks of timed launches
+// (perf_post_timing.cpp), the report (perf_report.cpp, with perf_statistics.h and
+// plausibility.h).
 #pragma once
 #include <map>
 #include <memory>
@@ -19,6 +22,7 @@
 #include "result_schema.h"
 #include "side.h"
 #include "stats.h"
+#include "stopping_rule.h"
 #include "task_spec.h"
 #include "tensors.h"
 #include "timed_checks.h"
@@ -44,8 +48,10 @@ class PerfEngine {
  public:
   // `sides`: the baseline, the candidate, then further references timed in the same rounds
   // (torch.compile beside PyTorch eager), each with its own speedup over the candidate.
+  // `rule` decides when a configuration has had rounds enough; each configuration gets its
+  // own fresh() copy. Without one: TightOrPlateauRule(opt.min_rounds, opt.seed).
   PerfEngine(const TaskSpec& task, std::vector<Side*> sides, const ReferenceLibrary* reference,
-             const arena_device_info& device, PerfOptions opt);
+             const arena_device_info& device, PerfOptions opt, std::unique_ptr<StoppingRule> rule = nullptr);
   ~PerfEngine();
   // Buffers, recordings, first launches, warm-up. Throws on a failed first launch.
   void prepare();
@@ -61,15 +67,22 @@ class PerfEngine {
   struct SideRun;
   struct ConfigRun;
   struct KeptCheck;
+  struct ReportTotals;
 
  private:
+  // Measurement (perf_engine.cpp).
   bool timed_round(ConfigRun& c, SideRun& s, std::vector<double>* samples_ms);
   void warm_up();
   bool config_done(ConfigRun& c);
   std::string batch_filter() const;
+  // The checks of timed launches (perf_post_timing.cpp).
   void start_kept_checks(ConfigRun& c);
   void finish_kept_checks(ConfigRun& c, nlohmann::json& checks);
+  void check_buffers_after_timing(ConfigRun& c);
   std::vector<std::vector<double>> baseline_outputs(ConfigRun& c, const KeptSample& k);
+  // The report (perf_report.cpp).
+  PerfMethod method_record() const;
+  PerfConfig config_report(ConfigRun& c, ReportTotals& totals);
 
   const TaskSpec& task_;
   std::vector<Side*> sides_;
@@ -77,6 +90,7 @@ class PerfEngine {
   std::map<std::string, std::string> dropped_;  // extra references that could not run, and why
   arena_device_info device_;
   PerfOptions opt_;
+  std::unique_ptr<StoppingRule> rule_;
   std::unique_ptr<Stream> stream_;
   std::vector<std::unique_ptr<ConfigRun>> configs_;
   std::vector<std::string> failures_;

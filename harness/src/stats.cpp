@@ -18,27 +18,6 @@ void require_nonempty(const std::vector<double>& v, const char* what) {
   if (v.empty()) throw std::invalid_argument(std::string(what) + ": empty sample");
 }
 
-// Type-7 quantile of an already sorted, non-empty vector.
-double sorted_quantile(const std::vector<double>& sorted, double p) {
-  const double h = (static_cast<double>(sorted.size()) - 1.0) * p;
-  const size_t lo = static_cast<size_t>(std::floor(h));
-  const size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
-}
-
-double mean_of(const std::vector<double>& v) {
-  return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
-}
-
-// Sample standard deviation (n - 1 denominator); 0 for fewer than two values.
-double sample_stdev(const std::vector<double>& v) {
-  if (v.size() < 2) return 0.0;
-  const double m = mean_of(v);
-  double ss = 0;
-  for (double x : v) ss += (x - m) * (x - m);
-  return std::sqrt(ss / static_cast<double>(v.size() - 1));
-}
-
 // The median of one round, checked: a ratio of medians needs both to be positive.
 double checked_round_median(const std::vector<double>& samples, const char* which, size_t round) {
   const std::string where = std::string("estimate_speedup: round ") + std::to_string(round) +
@@ -82,6 +61,25 @@ bool is_insufficient(const SpeedupEstimate& e) {
 }
 
 }  // namespace
+
+double sorted_quantile(const std::vector<double>& sorted, double p) {
+  const double h = (static_cast<double>(sorted.size()) - 1.0) * p;
+  const size_t lo = static_cast<size_t>(std::floor(h));
+  const size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+double mean_of(const std::vector<double>& v) {
+  return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
+
+double sample_stdev(const std::vector<double>& v) {
+  if (v.size() < 2) return 0.0;
+  const double m = mean_of(v);
+  double ss = 0;
+  for (double x : v) ss += (x - m) * (x - m);
+  return std::sqrt(ss / static_cast<double>(v.size() - 1));
+}
 
 double median(std::vector<double> v) { return quantile(std::move(v), 0.5); }
 

@@ -27,6 +27,12 @@ double median(std::vector<double> v);
 // The p-quantile (0 <= p <= 1) interpolating linearly between order statistics at
 // h = (n - 1) p (the common "type 7" definition; quantile(v, 0.5) is the median).
 double quantile(std::vector<double> v, double p);
+// The same on an already sorted, non-empty sample (not checked).
+double sorted_quantile(const std::vector<double>& sorted, double p);
+// Arithmetic mean of a non-empty sample (not checked).
+double mean_of(const std::vector<double>& v);
+// Sample standard deviation (n - 1 denominator); 0 for fewer than two values.
+double sample_stdev(const std::vector<double>& v);
 
 // Two-sided 95 % quantile of Student's t (the 0.975 quantile): a table for dof <= 30, a
 // Cornish-Fisher expansion around the normal quantile beyond (error below 1e-7). dof >= 1.
@@ -62,7 +68,8 @@ SpeedupEstimate estimate_speedup(const std::vector<std::vector<double>>& a_round
 // Throws std::invalid_argument on an empty list.
 SpeedupEstimate combine(const std::vector<SpeedupEstimate>& per_config);
 
-// Stopping rule: stop when the interval is tight enough or no longer getting tighter.
+// Parts of the perf engine's stopping rule (stopping_rule.h): the interval is tight enough, or
+// no longer getting tighter.
 bool ci_is_tight(double log_half_width, double target);  // log_half_width < target
 // True when the last 6 half-widths (5 rounds of change) are finite, positive and all within
 // 5 % of the smallest of them.
