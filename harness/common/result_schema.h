@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -47,22 +48,33 @@ inline constexpr const char* fuzz_seed = "fuzz_seed";
 // --- verdicts and the rule that decides them --------------------------------------------------
 enum class Verdict { Faster, Same, Slower, Ambiguous, NotTimed };
 
-inline const char* verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::Faster: return "FASTER";
-    case Verdict::Same: return "SAME";
-    case Verdict::Slower: return "SLOWER";
-    case Verdict::Ambiguous: return "AMBIGUOUS";
-    case Verdict::NotTimed: return "NOT_TIMED";
-  }
-  return "UNKNOWN";
+// Each enum's spelling in the files, in declaration order.
+namespace schema_detail {
+template <class E, size_t N>
+const char* name_in(const std::pair<E, const char*> (&names)[N], E v, const char* fallback) {
+  for (const auto& [e, name] : names)
+    if (e == v) return name;
+  return fallback;
 }
 
-inline Verdict verdict_from_name(const std::string& s) {
-  for (Verdict v : {Verdict::Faster, Verdict::Same, Verdict::Slower, Verdict::Ambiguous, Verdict::NotTimed})
-    if (s == verdict_name(v)) return v;
-  throw SchemaError("unknown verdict '" + s + "' (FASTER, SAME, SLOWER, AMBIGUOUS or NOT_TIMED)");
+template <class E, size_t N>
+E from_name_in(const std::pair<E, const char*> (&names)[N], const std::string& s, const char* what) {
+  std::string known;
+  for (size_t i = 0; i < N; ++i) {
+    if (s == names[i].second) return names[i].first;
+    known += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + names[i].second;
+  }
+  throw SchemaError(std::string("unknown ") + what + " '" + s + "' (" + known + ")");
 }
+}  // namespace schema_detail
+
+inline constexpr std::pair<Verdict, const char*> kVerdictNames[] = {{Verdict::Faster, "FASTER"},
+                                                                    {Verdict::Same, "SAME"},
+                                                                    {Verdict::Slower, "SLOWER"},
+                                                                    {Verdict::Ambiguous, "AMBIGUOUS"},
+                                                                    {Verdict::NotTimed, "NOT_TIMED"}};
+inline const char* verdict_name(Verdict v) { return schema_detail::name_in(kVerdictNames, v, "UNKNOWN"); }
+inline Verdict verdict_from_name(const std::string& s) { return schema_detail::from_name_in(kVerdictNames, s, "verdict"); }
 
 // delta is the relative threshold (e.g. 0.01). FASTER if ci_low > 1 + delta; SLOWER if
 // ci_high < 1 - delta; SAME if [ci_low, ci_high] lies inside [1 - delta, 1 + delta];
@@ -79,22 +91,13 @@ inline Verdict decide(double ci_low, double ci_high, double delta) {
 // left with it belongs to a gate that crashed or timed out).
 enum class Status { Passed, Failed, Error, Skipped, Running };
 
-inline const char* status_name(Status s) {
-  switch (s) {
-    case Status::Passed: return "passed";
-    case Status::Failed: return "failed";
-    case Status::Error: return "error";
-    case Status::Skipped: return "skipped";
-    case Status::Running: return "running";
-  }
-  return "unknown";
-}
-
-inline Status status_from_name(const std::string& s) {
-  for (Status v : {Status::Passed, Status::Failed, Status::Error, Status::Skipped, Status::Running})
-    if (s == status_name(v)) return v;
-  throw SchemaError("unknown status '" + s + "' (passed, failed, error, skipped or running)");
-}
+inline constexpr std::pair<Status, const char*> kStatusNames[] = {{Status::Passed, "passed"},
+                                                                  {Status::Failed, "failed"},
+                                                                  {Status::Error, "error"},
+                                                                  {Status::Skipped, "skipped"},
+                                                                  {Status::Running, "running"}};
+inline const char* status_name(Status s) { return schema_detail::name_in(kStatusNames, s, "unknown"); }
+inline Status status_from_name(const std::string& s) { return schema_detail::from_name_in(kStatusNames, s, "status"); }
 
 inline void to_json(nlohmann::json& j, Verdict v) { j = verdict_name(v); }
 inline void from_json(const nlohmann::json& j, Verdict& v) { v = verdict_from_name(j.get<std::string>()); }

@@ -24,8 +24,8 @@ TrialPlan trial_plan(int index) {
   return p;
 }
 
-StreamKey perf_inputs_key(uint64_t task_key, size_t index, bool timed) {
-  return {task_key, 1u << 20 | static_cast<uint32_t>(index), timed ? 101u : 100u, 0};
+StreamKey perf_inputs_key(uint64_t task_key, size_t index) {
+  return {task_key, 1u << 20 | static_cast<uint32_t>(index), 101u, 0};
 }
 
 uint64_t hash_name(const std::string& s) {

@@ -35,10 +35,9 @@ struct StreamKey {
   uint32_t tensor;
 };
 
-// The perf gate's inputs for seen configuration `index`: warm-up and timed phases draw from
-// different streams, so a kernel cannot tell them apart by data. arena-profile launches on
-// the timed ones.
-StreamKey perf_inputs_key(uint64_t task_key, size_t index, bool timed);
+// The first contents of the perf gate's buffers for seen configuration `index` (every timed
+// sample then draws its own inputs on the device); arena-profile launches on the same data.
+StreamKey perf_inputs_key(uint64_t task_key, size_t index);
 
 // Fills `out` (n values) with draws from `d` under `plan`, exactly representable in `dtype`
 // is NOT guaranteed here: callers round through the dtype (see dtype.h).

@@ -60,7 +60,7 @@ void PerfEngine::prepare() {
     c->rule = rule_->fresh();
     {
       Spent spent(spent_s_, "host_inputs_s");
-      c->timed_inputs = draw_inputs(task_, c->config, perf_inputs_key(task_key, i, true), trial_plan(0));
+      c->timed_inputs = draw_inputs(task_, c->config, perf_inputs_key(task_key, i), trial_plan(0));
     }
     const std::string where = c->config.label + " (first launch)";
     for (size_t k = 0; k < sides_.size(); ++k) {

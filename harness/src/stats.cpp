@@ -90,22 +90,6 @@ double quantile(std::vector<double> v, double p) {
   return sorted_quantile(v, p);
 }
 
-Summary summarize(std::vector<double> samples) {
-  require_nonempty(samples, "summarize");
-  std::sort(samples.begin(), samples.end());
-  Summary s;
-  s.n = samples.size();
-  s.median = sorted_quantile(samples, 0.5);
-  s.mean = mean_of(samples);
-  s.min = samples.front();
-  s.max = samples.back();
-  s.q1 = sorted_quantile(samples, 0.25);
-  s.q3 = sorted_quantile(samples, 0.75);
-  s.stdev_rel = sample_stdev(samples) / s.mean;
-  s.iqr_rel = (s.q3 - s.q1) / s.median;
-  return s;
-}
-
 double student_t_975(int dof) {
   // t_{0.975}(dof) for dof = 1..30.
   static const double table[] = {

@@ -13,16 +13,7 @@
 
 namespace arena {
 
-struct Summary {
-  size_t n;
-  double median, mean, min, max;
-  double q1, q3;     // quartiles, linear interpolation between order statistics
-  double stdev_rel;  // sample standard deviation / mean (0 when n < 2)
-  double iqr_rel;    // (q3 - q1) / median
-};
-
 // All of these throw std::invalid_argument on an empty sample.
-Summary summarize(std::vector<double> samples);
 double median(std::vector<double> v);
 // The p-quantile (0 <= p <= 1) interpolating linearly between order statistics at
 // h = (n - 1) p (the common "type 7" definition; quantile(v, 0.5) is the median).

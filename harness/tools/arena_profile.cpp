@@ -53,7 +53,7 @@ int launch_main(int argc, char** argv) {
   const Config& c = task.seen[index];
   KernelLibrary k = KernelLibrary::load(opt.require("kernel"), "kernel", task.file.string());
   // The perf gate's timed inputs for this configuration.
-  HostData host = draw_inputs(task, c, perf_inputs_key(hash_name(task.suite + "/" + task.name), index, true),
+  HostData host = draw_inputs(task, c, perf_inputs_key(hash_name(task.suite + "/" + task.name), index),
                               trial_plan(0));
   Stream stream;
   DeviceTensors d(task, c, host, query_workspace(k, c), stream);
