@@ -193,6 +193,21 @@ int arena_dev_d2h(void* dst, const void* src, size_t bytes) {
   return 0;
 }
 
+void* arena_dev_host_alloc(size_t bytes) {
+  void* p = nullptr;
+  hipError_t e = hipHostMalloc(&p, bytes, hipHostMallocDefault);
+  if (e != hipSuccess) {
+    fail(e, "hipHostMalloc");
+    return nullptr;
+  }
+  return p;
+}
+
+int arena_dev_host_free(void* p) {
+  ARENA_TRY(hipHostFree(p));
+  return 0;
+}
+
 int arena_dev_d2d(void* dst, const void* src, size_t bytes, void* stream) {
   ARENA_TRY(hipMemcpyAsync(dst, src, bytes, hipMemcpyDeviceToDevice, as_stream(stream)));
   return 0;

@@ -39,6 +39,9 @@ void* arena_dev_malloc(size_t bytes); /* NULL on failure */
 int arena_dev_free(void* p);
 int arena_dev_h2d(void* dst, const void* src, size_t bytes);
 int arena_dev_d2h(void* dst, const void* src, size_t bytes);
+/* Page-locked host memory: device-to-host copies into it run at the link's full speed. */
+void* arena_dev_host_alloc(size_t bytes); /* NULL on failure */
+int arena_dev_host_free(void* p);
 int arena_dev_d2d(void* dst, const void* src, size_t bytes, void* stream);
 /* Fills `bytes` (a multiple of 8, 8-aligned) with a repeated 8-byte pattern, on `stream`. */
 int arena_dev_fill(void* dst, uint64_t pattern, size_t bytes, void* stream);

@@ -24,8 +24,11 @@ TrialPlan trial_plan(int index) {
   return p;
 }
 
-StreamKey perf_inputs_key(uint64_t task_key, size_t index) {
-  return {task_key, 1u << 20 | static_cast<uint32_t>(index), 101u, 0};
+uint64_t perf_first_contents_key(uint64_t task_key, size_t index) {
+  uint64_t z = task_key ^ (0x7065726600000000ull + index);  // "perf", then the index
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
 }
 
 uint64_t hash_name(const std::string& s) {

@@ -35,9 +35,10 @@ struct StreamKey {
   uint32_t tensor;
 };
 
-// The first contents of the perf gate's buffers for seen configuration `index` (every timed
-// sample then draws its own inputs on the device); arena-profile launches on the same data.
-StreamKey perf_inputs_key(uint64_t task_key, size_t index);
+// The key of the perf gate's first buffer contents for seen configuration `index`, drawn on
+// the device (DeviceTensors' drawing constructor; every timed sample then draws its own);
+// arena-profile launches on the same data.
+uint64_t perf_first_contents_key(uint64_t task_key, size_t index);
 
 // Fills `out` (n values) with draws from `d` under `plan`, exactly representable in `dtype`
 // is NOT guaranteed here: callers round through the dtype (see dtype.h).

@@ -21,34 +21,55 @@ void parallel_from_double(DType d, const double* src, void* dst, int64_t n) {
   });
 }
 
-CompareResult compare_parallel(const double* got, const double* want, int64_t n, DType dtype, const Tolerance& tol,
-                               size_t keep) {
+namespace {
+
+// Runs compare_stretch(lo, len) over [0, n) in parts on all cores and merges the parts in
+// order: the same result as one serial pass.
+template <class Stretch>
+CompareResult compare_in_parts(int64_t n, size_t keep, const Stretch& compare_stretch) {
   const int64_t chunk = std::max<int64_t>(int64_t{1} << 20, (n + 63) / 64);
   const int64_t parts = (n + chunk - 1) / chunk;
-  std::vector<CompareResult> results(static_cast<size_t>(std::max<int64_t>(parts, 1)));
+  std::vector<CompareResult> results(static_cast<size_t>(parts));
   parallel_for(parts, [&](int64_t b, int64_t e) {
     for (int64_t p = b; p < e; ++p) {
-      const int64_t lo = p * chunk, len = std::min(n, lo + chunk) - lo;
-      results[p] = compare(got + lo, want + lo, len, dtype, tol, keep);
+      const int64_t lo = p * chunk;
+      results[p] = compare_stretch(lo, std::min(n, lo + chunk) - lo);
       for (auto& m : results[p].first) m.index += lo;
       if (results[p].worst_index >= 0) results[p].worst_index += lo;
     }
   }, 1);
-  CompareResult all = parts > 0 ? results[0] : compare(got, want, 0, dtype, tol, keep);
-  for (int64_t p = 1; p < parts; ++p) {
-    const CompareResult& r = results[p];
-    all.count += r.count;
-    all.mismatches += r.mismatches;
-    all.nan_mismatches += r.nan_mismatches;
-    if (r.max_abs_err > all.max_abs_err) {
-      all.max_abs_err = r.max_abs_err;
-      all.worst_index = r.worst_index;
-    }
-    all.max_rel_err = std::max(all.max_rel_err, r.max_rel_err);
-    for (const auto& m : r.first)
-      if (all.first.size() < keep) all.first.push_back(m);
-  }
+  CompareResult all;
+  for (const CompareResult& r : results) merge_compare(all, r, keep);
   return all;
+}
+
+}  // namespace
+
+CompareResult compare_parallel(const double* got, const double* want, int64_t n, DType dtype, const Tolerance& tol,
+                               size_t keep) {
+  return compare_in_parts(n, keep, [&](int64_t lo, int64_t len) {
+    return compare(got + lo, want + lo, len, dtype, tol, keep);
+  });
+}
+
+CompareResult compare_parallel_raw(const void* got, const double* want, int64_t n, DType dtype, const Tolerance& tol,
+                                   size_t keep) {
+  const size_t es = dtype_size(dtype);
+  return compare_in_parts(n, keep, [&](int64_t lo, int64_t len) {
+    // Converted a block at a time on the stack: no array of doubles as large as the output.
+    constexpr int64_t kBlock = 4096;
+    double block[kBlock];
+    CompareResult part;
+    for (int64_t b = 0; b < len; b += kBlock) {
+      const int64_t m = std::min(kBlock, len - b);
+      to_double(dtype, static_cast<const unsigned char*>(got) + (lo + b) * es, block, static_cast<size_t>(m));
+      CompareResult r = compare(block, want + lo + b, m, dtype, tol, keep);
+      for (auto& x : r.first) x.index += b;
+      if (r.worst_index >= 0) r.worst_index += b;
+      merge_compare(part, r, keep);
+    }
+    return part;
+  });
 }
 
 }  // namespace arena

@@ -11,6 +11,9 @@ namespace arena {
 // compare() over all cores: the same result as one serial pass (mismatches listed in order).
 CompareResult compare_parallel(const double* got, const double* want, int64_t n, DType dtype, const Tolerance& tol,
                                size_t keep = 8);
+// The same with `got` still in its dtype's bytes, converted a block at a time.
+CompareResult compare_parallel_raw(const void* got, const double* want, int64_t n, DType dtype, const Tolerance& tol,
+                                   size_t keep = 8);
 
 // Converts between dtype bytes and doubles on all cores.
 void parallel_to_double(DType d, const void* src, double* dst, int64_t n);

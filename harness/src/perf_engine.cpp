@@ -58,10 +58,7 @@ void PerfEngine::prepare() {
     c->index = i;
     c->name = "seen_" + std::to_string(i);
     c->rule = rule_->fresh();
-    {
-      Spent spent(spent_s_, "host_inputs_s");
-      c->timed_inputs = draw_inputs(task_, c->config, perf_inputs_key(task_key, i), trial_plan(0));
-    }
+    const uint64_t first_contents = perf_first_contents_key(task_key, i);
     const std::string where = c->config.label + " (first launch)";
     for (size_t k = 0; k < sides_.size(); ++k) {
       SideRun s;
@@ -83,7 +80,7 @@ void PerfEngine::prepare() {
           Spent spent(spent_s_, "buffers_s");
           for (int s = 0; s < 2; ++s) {
             if (k == 0) {
-              c->sets[s].push_back(std::make_unique<DeviceTensors>(task_, c->config, c->timed_inputs, ws, *stream_));
+              c->sets[s].push_back(std::make_unique<DeviceTensors>(task_, c->config, first_contents, ws, *stream_));
             } else {
               c->sets[s].push_back(std::make_unique<DeviceTensors>(*c->sets[s][0], ws, *stream_));
             }
@@ -92,7 +89,7 @@ void PerfEngine::prepare() {
         pushed = true;
         {  // the launch is recorded on buffers of its own, holding valid inputs
           Spent spent(spent_s_, "record_s");
-          DeviceTensors scratch(task_, c->config, c->timed_inputs, ws, *stream_);
+          DeviceTensors scratch(task_, c->config, first_contents, ws, *stream_);
           LaunchOutcome o = side.prepare(c->config, scratch, opt_.kernel_timeout_s);
           if (!o.ok()) throw std::runtime_error(o.message);
         }

@@ -33,7 +33,6 @@ struct PerfEngine::ConfigRun {
   Config config;
   size_t index = 0;
   std::string name;  // benchmark prefix, e.g. "seen_0"
-  HostData timed_inputs;  // the buffers' first contents; every timed sample draws its own on the device
   std::vector<SideRun> sides;  // baseline, candidate, extra references; never resized once timing starts
   // Two buffer sets seen by every kernel (each with its own workspace). Kernels alternate
   // between them round by round, so a placement effect of the buffers lands in the

@@ -4,7 +4,6 @@
 #include <future>
 
 #include "compare.h"
-#include "parallel_host.h"
 #include "perf_engine_state.h"
 
 namespace arena {
@@ -20,17 +19,18 @@ void PerfEngine::start_kept_checks(ConfigRun& c) {
   std::vector<KeptCheck>& pending = c.kept_checks;
   for (SideRun& s : c.sides) {
     if (!s.kept) continue;
-    {
-      Spent spent(spent_s_, "kept_download_s");
-      s.kept->download();
-    }
     for (const auto& k : s.kept->kept()) {
       if (!k->filled) continue;
       const KeptSample* kp = k.get();
       if (reference_) {
+        HostData in;
+        {
+          Spent spent(spent_s_, "kept_inputs_s");
+          in = host_inputs_of(task_, *kp);
+        }
         const auto policy = reference_->in_interpreter ? std::launch::deferred : std::launch::async;
-        pending.push_back({&s, kp, "the oracle", std::async(policy, [this, &c, kp] {
-                             return run_reference(task_, c.config, host_inputs_of(task_, *kp), *reference_);
+        pending.push_back({&s, kp, "the oracle", std::async(policy, [this, &c, in = std::move(in)]() mutable {
+                             return run_reference(task_, c.config, std::move(in), *reference_);
                            })});
       } else if (s.index != 0) {
         pending.push_back({&s, kp, "the baseline on the same inputs",
@@ -40,10 +40,12 @@ void PerfEngine::start_kept_checks(ConfigRun& c) {
   }
 }
 
+// The baseline recomputed on a kept sample's inputs, copied on the device.
 std::vector<std::vector<double>> PerfEngine::baseline_outputs(ConfigRun& c, const KeptSample& k) {
-  const HostData in = host_inputs_of(task_, k);
   Side& base = *c.a().side;
-  DeviceTensors d(task_, c.config, in, base.workspace_size(c.config), *stream_);
+  DeviceTensors d(task_, c.config, uint64_t{0}, base.workspace_size(c.config), *stream_);
+  for (size_t i = 0; i < task_.tensors.size(); ++i)
+    if (task_.tensors[i].reads()) d.set_input_from_device(i, k.in[i].get(), *stream_);
   LaunchOutcome o = base.launch(c.config, d, opt_.kernel_timeout_s * 10, c.config.label + " (a kept sample)");
   if (!o.ok()) throw std::runtime_error("the baseline could not recompute a kept sample: " + o.message);
   std::vector<std::vector<double>> out(task_.tensors.size());
@@ -68,11 +70,8 @@ void PerfEngine::finish_kept_checks(ConfigRun& c, json& checks) {
     for (size_t i = 0; i < task_.tensors.size(); ++i) {
       const TensorSpec& ts = task_.tensors[i];
       if (!ts.writes()) continue;
-      const auto& raw = p.k->out_bytes[i];
-      std::vector<double> got(expected[i].size());
-      parallel_to_double(ts.dtype, raw.data(), got.data(), static_cast<int64_t>(got.size()));
       Spent spent(spent_s_, "kept_compare_s");
-      CompareResult r = compare_parallel(got.data(), expected[i].data(), static_cast<int64_t>(got.size()), ts.dtype, ts.tol);
+      CompareResult r = compare_kept_output(task_, *p.k, i, expected[i].data());
       checks.push_back({{"kernel", who}, {"sample", sample}, {"against", p.against}, {"summary", r.summary(ts.name)},
                         {"passed", r.passed()}});
       if (!r.passed())

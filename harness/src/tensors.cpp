@@ -1,10 +1,13 @@
 #include "tensors.h"
 
+#include "device_download.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace arena {
 
@@ -32,12 +35,12 @@ HostData draw_inputs(const TaskSpec& t, const Config& c, const StreamKey& key_ba
   return h;
 }
 
-std::vector<std::vector<double>> run_reference(const TaskSpec& t, const Config& c, const HostData& in,
+std::vector<std::vector<double>> run_reference(const TaskSpec& t, const Config& c, HostData in,
                                                const ReferenceLibrary& ref) {
   std::vector<std::vector<double>> all(t.tensors.size());
   std::vector<double*> ptrs;
   for (size_t i = 0; i < t.tensors.size(); ++i) {
-    if (t.tensors[i].reads()) all[i] = in.values[i];
+    if (t.tensors[i].reads()) all[i] = std::move(in.values[i]);
     else all[i].assign(in.numel[i], std::numeric_limits<double>::quiet_NaN());
     ptrs.push_back(all[i].data());
   }
@@ -75,16 +78,58 @@ size_t query_workspace(const KernelLibrary& k, const Config& c) {
   return ws;
 }
 
+namespace {
+
+// The device generator's distribution kinds (arena_dev_generate).
+int device_distribution(Distribution::Kind k) {
+  return k == Distribution::Normal ? 0 : k == Distribution::Uniform ? 1 : 2;
+}
+
+}  // namespace
+
 DeviceTensors::DeviceTensors(const TaskSpec& t, const Config& c, const HostData& in, size_t workspace_bytes,
                              const Stream& s, int poison_variant)
     : task_(t), config_(c), storage_(std::make_shared<Storage>()), ints_(c.ints), floats_(c.floats), numel_(in.numel) {
-  for (size_t i = 0; i < t.tensors.size(); ++i) {
-    const size_t bytes = in.numel[i] * dtype_size(t.tensors[i].dtype);
-    storage_->buffers.emplace_back(bytes, s);
-    storage_->pristine.emplace_back(t.tensors[i].reads() ? DeviceBuffer(std::max<size_t>(bytes, 1)) : DeviceBuffer());
-  }
+  allocate(s);
   bind(workspace_bytes, s);
   reset(in, poison_variant, s);
+}
+
+DeviceTensors::DeviceTensors(const TaskSpec& t, const Config& c, uint64_t draw_key, size_t workspace_bytes,
+                             const Stream& s)
+    : task_(t), config_(c), storage_(std::make_shared<Storage>()), ints_(c.ints), floats_(c.floats) {
+  for (const TensorSpec& ts : t.tensors) numel_.push_back(t.numel(ts, c));
+  allocate(s);
+  bind(workspace_bytes, s);
+  for (size_t i = 0; i < t.tensors.size(); ++i) {
+    const TensorSpec& ts = t.tensors[i];
+    GuardedBuffer& b = storage_->buffers[i];
+    b.fill(poison_pattern(ts.dtype, 0), s);
+    if (!ts.reads()) continue;
+    const Distribution d = ts.dist->at(c.bindings);
+    check(arena_dev_generate(b.data(), static_cast<int>(ts.dtype), static_cast<size_t>(numel_[i]),
+                             device_distribution(d.kind), d.a, d.b, sample_key(draw_key, 0, static_cast<uint32_t>(i)),
+                             s.get()),
+          "drawing inputs on the device");
+    check(arena_dev_d2d(storage_->pristine[i].get(), b.data(), b.bytes(), s.get()), "keeping an input's first contents");
+  }
+  if (workspace_) workspace_->fill(0xFEDCBA9876543210ull, s);
+  if (!s.wait(60)) throw DeviceError("drawing inputs on the device timed out");
+}
+
+void DeviceTensors::allocate(const Stream& s) {
+  for (size_t i = 0; i < task_.tensors.size(); ++i) {
+    const size_t bytes = numel_[i] * dtype_size(task_.tensors[i].dtype);
+    storage_->buffers.emplace_back(bytes, s);
+    storage_->pristine.emplace_back(task_.tensors[i].reads() ? DeviceBuffer(std::max<size_t>(bytes, 1)) : DeviceBuffer());
+  }
+}
+
+void DeviceTensors::set_input_from_device(size_t i, const void* src, const Stream& s) {
+  GuardedBuffer& b = storage_->buffers[i];
+  check(arena_dev_d2d(b.data(), src, b.bytes(), s.get()), "setting an input");
+  check(arena_dev_d2d(storage_->pristine[i].get(), src, b.bytes(), s.get()), "setting an input");
+  if (!s.wait(60)) throw DeviceError("setting an input timed out");
 }
 
 DeviceTensors::DeviceTensors(const DeviceTensors& other, size_t workspace_bytes, const Stream& s)
@@ -137,7 +182,7 @@ BindingSpec DeviceTensors::binding() const {
     r.writes = ts.writes();
     if (ts.reads() && ts.dist) {
       const Distribution d = ts.dist->at(config_.bindings);
-      r.dist_kind = d.kind == Distribution::Normal ? 0 : d.kind == Distribution::Uniform ? 1 : 2;
+      r.dist_kind = device_distribution(d.kind);
       r.a = d.a;
       r.b = d.b;
     }
@@ -215,13 +260,7 @@ std::vector<std::string> DeviceTensors::integrity_problems(const Stream& s, bool
 }
 
 std::vector<double> DeviceTensors::output_values(size_t i) const {
-  const TensorSpec& ts = task_.tensors[i];
-  const GuardedBuffer& b = storage_->buffers[i];
-  std::vector<unsigned char> raw(b.bytes());
-  b.download(raw.data());
-  std::vector<double> v(numel_[i]);
-  parallel_to_double(ts.dtype, raw.data(), v.data(), numel_[i]);
-  return v;
+  return download_values(task_.tensors[i].dtype, storage_->buffers[i].data(), numel_[i]);
 }
 
 }  // namespace arena

@@ -26,8 +26,9 @@ struct HostData {
 HostData draw_inputs(const TaskSpec& t, const Config& c, const StreamKey& key_base, const TrialPlan& plan);
 
 // Runs the host oracle; returns every tensor as doubles (outputs filled). Throws
-// std::runtime_error when the oracle reports failure.
-std::vector<std::vector<double>> run_reference(const TaskSpec& t, const Config& c, const HostData& in,
+// std::runtime_error when the oracle reports failure. Pass `in` as an rvalue where it is not
+// needed afterwards: its values become the returned inputs without a copy.
+std::vector<std::vector<double>> run_reference(const TaskSpec& t, const Config& c, HostData in,
                                                const ReferenceLibrary& ref);
 
 // A NaN (floats) or sentinel (integers) 8-byte fill pattern; `variant` 0 and 1 differ in every
@@ -45,11 +46,16 @@ class DeviceTensors {
  public:
   DeviceTensors(const TaskSpec& t, const Config& c, const HostData& in, size_t workspace_bytes, const Stream& s,
                 int poison_variant = 0);
+  // Inputs and inout tensors drawn on the device from their distributions, keyed by `draw_key`
+  // and the tensor's index (the perf gate's first contents: no host draw, no upload).
+  DeviceTensors(const TaskSpec& t, const Config& c, uint64_t draw_key, size_t workspace_bytes, const Stream& s);
   // Same tensor buffers as `other`, own workspace.
   DeviceTensors(const DeviceTensors& other, size_t workspace_bytes, const Stream& s);
   // Uploads inputs and inout tensors (and their pristine copies), poisons outputs and
   // workspace (variant 0/1), and waits.
   void reset(const HostData& in, int poison_variant, const Stream& s);
+  // Sets input or inout tensor `i` (and its pristine copy) from device memory, and waits.
+  void set_input_from_device(size_t i, const void* src, const Stream& s);
   // Enqueues, without waiting: outputs poisoned, inout tensors restored from their pristine
   // copies. Run before every timed sample, so each launch starts from the same state.
   void prepare_launch(const Stream& s) const;
@@ -74,6 +80,7 @@ class DeviceTensors {
     std::vector<GuardedBuffer> buffers;
     std::vector<DeviceBuffer> pristine;  // inputs and inout tensors: the uploaded values
   };
+  void allocate(const Stream& s);
   void bind(size_t workspace_bytes, const Stream& s);
 
   const TaskSpec& task_;

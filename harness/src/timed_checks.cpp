@@ -1,6 +1,6 @@
 #include "timed_checks.h"
 
-#include "parallel_host.h"
+#include "device_download.h"
 
 namespace arena {
 
@@ -52,45 +52,21 @@ void SampleReservoir::filled() {
   pending_ = nullptr;
 }
 
-void SampleReservoir::download() {
-  for (auto& slot : slots_) {
-    KeptSample& k = *slot;
-    if (!k.filled || !k.in_bytes.empty()) continue;
-    k.in_bytes.assign(task_.tensors.size(), {});
-    k.out_bytes.assign(task_.tensors.size(), {});
-    for (size_t i = 0; i < task_.tensors.size(); ++i) {
-      const TensorRef& in = k.target.inputs.tensors[i];
-      const TensorRef& out = k.target.outputs.tensors[i];
-      if (in.bytes) {
-        k.in_bytes[i].resize(in.bytes);
-        check(arena_dev_d2h(k.in_bytes[i].data(), k.in[i].get(), in.bytes), "reading a kept sample");
-      }
-      if (out.bytes) {
-        k.out_bytes[i].resize(out.bytes);
-        check(arena_dev_d2h(k.out_bytes[i].data(), k.out[i].get(), out.bytes), "reading a kept sample");
-      }
-    }
-  }
-}
-
 HostData host_inputs_of(const TaskSpec& task, const KeptSample& k) {
   HostData h;
   for (size_t i = 0; i < task.tensors.size(); ++i) {
     const TensorSpec& ts = task.tensors[i];
-    const int64_t n = k.target.inputs.tensors[i].numel ? k.target.inputs.tensors[i].numel
-                                                       : k.target.outputs.tensors[i].numel;
-    h.numel.push_back(n);
-    if (!ts.reads()) {
-      h.bytes.emplace_back();
-      h.values.emplace_back();
-      continue;
-    }
-    h.bytes.push_back(k.in_bytes[i]);
-    std::vector<double> v(n);
-    parallel_to_double(ts.dtype, k.in_bytes[i].data(), v.data(), n);
-    h.values.push_back(std::move(v));
+    const TensorRef& in = k.target.inputs.tensors[i];
+    h.numel.push_back(in.numel ? in.numel : k.target.outputs.tensors[i].numel);
+    h.bytes.emplace_back();
+    h.values.push_back(ts.reads() ? download_values(ts.dtype, k.in[i].get(), in.numel) : std::vector<double>());
   }
   return h;
+}
+
+CompareResult compare_kept_output(const TaskSpec& task, const KeptSample& k, size_t i, const double* want) {
+  const TensorSpec& ts = task.tensors[i];
+  return compare_device_values(ts.dtype, k.out[i].get(), want, k.target.outputs.tensors[i].numel, ts.tol);
 }
 
 }  // namespace arena

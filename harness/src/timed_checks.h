@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "compare.h"
 #include "device.h"
 #include "side.h"
 #include "task_spec.h"
@@ -18,13 +19,13 @@
 
 namespace arena {
 
-// One kept sample: where the worker copies it on the device, and its bytes on the host.
+// One kept sample: where the worker copies it on the device. The judge reads it from there
+// once timing is over (inputs for the oracle, outputs compared a chunk at a time).
 struct KeptSample {
   std::vector<DeviceBuffer> in, out;  // per tensor (empty where the tensor is not read/written)
   SnapshotTarget target;
   bool filled = false;
   int round = -1, sample = -1;
-  std::vector<std::vector<unsigned char>> in_bytes, out_bytes;  // read by download()
 };
 
 class SampleReservoir {
@@ -35,8 +36,6 @@ class SampleReservoir {
   // After that round ran: the slot now holds that sample (on the device; a later round may
   // take its place).
   void filled();
-  // Reads the kept samples from the device (once timing is over: only the survivors).
-  void download();
   // The kept samples, for the oracle.
   const std::vector<std::unique_ptr<KeptSample>>& kept() const { return slots_; }
 
@@ -48,7 +47,10 @@ class SampleReservoir {
   KeptSample* pending_ = nullptr;
 };
 
-// The kept sample's inputs as the oracle takes them.
+// The kept sample's inputs as the oracle takes them (values only), read from the device.
 HostData host_inputs_of(const TaskSpec& task, const KeptSample& k);
+
+// Kept output tensor `i` compared with `want` (as compare() would on its downloaded values).
+CompareResult compare_kept_output(const TaskSpec& task, const KeptSample& k, size_t i, const double* want);
 
 }  // namespace arena

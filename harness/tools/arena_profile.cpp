@@ -52,11 +52,11 @@ int launch_main(int argc, char** argv) {
   }
   const Config& c = task.seen[index];
   KernelLibrary k = KernelLibrary::load(opt.require("kernel"), "kernel", task.file.string());
-  // The perf gate's timed inputs for this configuration.
-  HostData host = draw_inputs(task, c, perf_inputs_key(hash_name(task.suite + "/" + task.name), index),
-                              trial_plan(0));
+  // The perf gate's first contents for this configuration, drawn on the device as the gate
+  // draws them.
   Stream stream;
-  DeviceTensors d(task, c, host, query_workspace(k, c), stream);
+  DeviceTensors d(task, c, perf_first_contents_key(hash_name(task.suite + "/" + task.name), index),
+                  query_workspace(k, c), stream);
   const double timeout_s = opt.number("timeout-s", 60);
   // Warm-up launches (JIT, autotuning, caches) for 100 ms at least, so that the GPU's clocks
   // are up, as they are while a perf gate times; then one launch in the capture range.

@@ -36,6 +36,30 @@ TEST(ParallelHost, CompareMatchesTheSerialPass) {
   EXPECT_EQ(serial.mismatches, 5);
 }
 
+TEST(ParallelHost, CompareOfRawBytesMatchesTheSerialPassOnConvertedValues) {
+  // f16 bytes converted a block at a time: mismatches on both sides of block (4096) and part
+  // (1 << 20) boundaries, and a NaN, must come out as one serial pass over doubles finds them.
+  std::vector<double> want(kN), got(kN);
+  for (int64_t i = 0; i < kN; ++i) want[i] = std::sin(0.001 * static_cast<double>(i));
+  std::vector<unsigned char> raw(kN * dtype_size(DType::F16));
+  parallel_from_double(DType::F16, want.data(), raw.data(), kN);
+  parallel_to_double(DType::F16, raw.data(), want.data(), kN);  // want is exactly representable
+  for (int64_t i : {int64_t{4095}, int64_t{4096}, (int64_t{1} << 20) - 1, int64_t{1} << 20, kN - 1}) want[i] += 0.25;
+  want[(int64_t{2} << 20) + 3] = std::numeric_limits<double>::quiet_NaN();
+  parallel_to_double(DType::F16, raw.data(), got.data(), kN);
+  Tolerance tol;
+  tol.atol = 1e-3;
+  CompareResult serial = compare(got.data(), want.data(), kN, DType::F16, tol, 4);
+  CompareResult raw_result = compare_parallel_raw(raw.data(), want.data(), kN, DType::F16, tol, 4);
+  EXPECT_EQ(serial.mismatches, 6);
+  EXPECT_EQ(raw_result.summary("y"), serial.summary("y"));
+  EXPECT_EQ(raw_result.worst_index, serial.worst_index);
+  EXPECT_EQ(raw_result.nan_mismatches, 1);
+  ASSERT_EQ(raw_result.first.size(), 4u);
+  EXPECT_EQ(raw_result.first[1].index, 4096);
+  EXPECT_EQ(raw_result.first[3].index, int64_t{1} << 20);
+}
+
 TEST(ParallelHost, EmptyAndTinyInputs) {
   Tolerance tol;
   tol.kind = Tolerance::Exact;
