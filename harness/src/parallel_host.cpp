@@ -27,7 +27,8 @@ namespace {
 // order: the same result as one serial pass.
 template <class Stretch>
 CompareResult compare_in_parts(int64_t n, size_t keep, const Stretch& compare_stretch) {
-  const int64_t chunk = std::max<int64_t>(int64_t{1} << 20, (n + 63) / 64);
+  // Parts small enough to keep every core busy on mid-sized outputs (a few million elements).
+  const int64_t chunk = std::max<int64_t>(int64_t{1} << 16, (n + 63) / 64);
   const int64_t parts = (n + chunk - 1) / chunk;
   std::vector<CompareResult> results(static_cast<size_t>(parts));
   parallel_for(parts, [&](int64_t b, int64_t e) {

@@ -34,8 +34,8 @@ struct PerfOptions {
   size_t flush_bytes = 0;      // 0: max(2 x L2, 256 MiB)
   int flush_mode = 0;          // arena_dev_flush: 0 the platform's default, 1 read + discard, 2 read-modify-write
   int samples_per_round = 10;  // K: flushed single-launch samples per kernel per round
-  int min_rounds = 15;
-  int rounds_per_batch = 5;
+  int min_rounds = 16;         // even, like every batch: rounds pair up (RoundLayout::AlternatingSets)
+  int rounds_per_batch = 4;
   double warmup_s = 0.3;       // rounds before timing, discarded
   double delta = 0.01;         // verdict threshold (relative), from A/A calibration
   double kernel_timeout_s = 10;

@@ -90,7 +90,7 @@ PerfConfig PerfEngine::config_report(ConfigRun& c, ReportTotals& totals) {
     cj.error = "not timed: " + (fatal_.empty() ? std::string("no rounds") : fatal_);
     return cj;
   }
-  SpeedupEstimate e = estimate_speedup(c.a().rounds, c.b().rounds, opt_.seed);
+  SpeedupEstimate e = estimate_speedup(c.a().rounds, c.b().rounds, opt_.seed, 2000, RoundLayout::AlternatingSets);
   totals.estimates.push_back(e);
   cj.speedup = interval(e, opt_.delta);
   const Verdict v = cj.speedup.verdict;
@@ -121,7 +121,7 @@ PerfConfig PerfEngine::config_report(ConfigRun& c, ReportTotals& totals) {
       continue;
     }
     // An extra reference (torch.compile): its own speedup over the candidate, same rounds.
-    SpeedupEstimate x = estimate_speedup(s.rounds, c.b().rounds, opt_.seed);
+    SpeedupEstimate x = estimate_speedup(s.rounds, c.b().rounds, opt_.seed, 2000, RoundLayout::AlternatingSets);
     totals.extra_estimates[s.side->role()].push_back(x);
     sj.name = s.side->role();
     sj.vs_candidate = interval(x, opt_.delta);

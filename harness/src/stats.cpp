@@ -46,9 +46,10 @@ std::vector<double> bootstrap_means(const std::vector<double>& values, uint64_t 
   return means;
 }
 
-SpeedupEstimate insufficient_estimate(int rounds) {
+SpeedupEstimate insufficient_estimate(int rounds, int units) {
   SpeedupEstimate e;
   e.rounds = rounds;
+  e.units = units;
   e.ci_low = e.t_low = e.boot_low = 0;
   e.ci_high = e.t_high = e.boot_high = kInf;
   e.log_half_width = kInf;
@@ -57,7 +58,7 @@ SpeedupEstimate insufficient_estimate(int rounds) {
 }
 
 bool is_insufficient(const SpeedupEstimate& e) {
-  return e.rounds < 2 || e.ci_method == "insufficient" || !std::isfinite(e.log_half_width);
+  return e.units < 2 || e.ci_method == "insufficient" || !std::isfinite(e.log_half_width);
 }
 
 }  // namespace
@@ -112,7 +113,7 @@ double student_t_975(int dof) {
 
 SpeedupEstimate estimate_speedup(const std::vector<std::vector<double>>& a_rounds,
                                  const std::vector<std::vector<double>>& b_rounds,
-                                 uint64_t bootstrap_seed, int bootstrap_resamples) {
+                                 uint64_t bootstrap_seed, int bootstrap_resamples, RoundLayout layout) {
   if (a_rounds.size() != b_rounds.size())
     throw std::invalid_argument("estimate_speedup: " + std::to_string(a_rounds.size()) +
                                 " rounds of A but " + std::to_string(b_rounds.size()) +
@@ -120,13 +121,19 @@ SpeedupEstimate estimate_speedup(const std::vector<std::vector<double>>& a_round
   if (bootstrap_resamples < 1)
     throw std::invalid_argument("estimate_speedup: bootstrap_resamples must be at least 1");
 
-  std::vector<double> log_ratios;
+  std::vector<double> per_round;
   for (size_t j = 0; j < a_rounds.size(); ++j)
-    log_ratios.push_back(std::log(checked_round_median(a_rounds[j], "A", j) /
-                                  checked_round_median(b_rounds[j], "B", j)));
+    per_round.push_back(std::log(checked_round_median(a_rounds[j], "A", j) /
+                                 checked_round_median(b_rounds[j], "B", j)));
+  std::vector<double> log_ratios;  // one per unit
+  if (layout == RoundLayout::AlternatingSets) {
+    for (size_t j = 0; j + 1 < per_round.size(); j += 2) log_ratios.push_back((per_round[j] + per_round[j + 1]) / 2);
+  } else {
+    log_ratios = per_round;
+  }
   const int k = static_cast<int>(log_ratios.size());
 
-  SpeedupEstimate e = insufficient_estimate(k);
+  SpeedupEstimate e = insufficient_estimate(static_cast<int>(per_round.size()), k);
   const double mean_log = k ? mean_of(log_ratios) : kNaN;
   e.speedup = std::exp(mean_log);
   e.speedup_median_of_rounds = k ? std::exp(median(log_ratios)) : kNaN;
@@ -162,23 +169,24 @@ SpeedupEstimate combine(const std::vector<SpeedupEstimate>& per_config) {
   if (per_config.empty()) throw std::invalid_argument("combine: no estimates to combine");
   const double k = static_cast<double>(per_config.size());
   double sum_log = 0, sum_log_median = 0, var_sum = 0, ws_denominator = 0;
-  int min_rounds = std::numeric_limits<int>::max();
+  int min_rounds = std::numeric_limits<int>::max(), min_units = min_rounds;
   bool insufficient = false;
   for (const SpeedupEstimate& e : per_config) {
     sum_log += std::log(e.speedup);
     sum_log_median += std::log(e.speedup_median_of_rounds);
     min_rounds = std::min(min_rounds, e.rounds);
+    min_units = std::min(min_units, e.units);
     if (is_insufficient(e)) {
       insufficient = true;
       continue;
     }
-    const int dof = e.rounds - 1;
+    const int dof = e.units - 1;
     const double se = e.log_half_width / student_t_975(dof);
     var_sum += se * se;
     ws_denominator += se * se * se * se / dof;
   }
 
-  SpeedupEstimate c = insufficient_estimate(min_rounds);
+  SpeedupEstimate c = insufficient_estimate(min_rounds, min_units);
   c.speedup = std::exp(sum_log / k);
   c.speedup_median_of_rounds = std::exp(sum_log_median / k);
   if (insufficient) return c;

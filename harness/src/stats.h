@@ -31,6 +31,7 @@ double student_t_975(int dof);
 
 struct SpeedupEstimate {
   int rounds = 0;
+  int units = 0;                        // independent values the interval rests on (see RoundLayout)
   double speedup = 0;                   // exp(mean_j r_j): > 1 means B is faster
   double speedup_median_of_rounds = 0;  // exp(median_j r_j)
   double ci_low = 0, ci_high = 0;       // 95 %: the wider of the t and bootstrap intervals
@@ -40,19 +41,27 @@ struct SpeedupEstimate {
   std::string ci_method;                // "t", "bootstrap", or "insufficient" (< 2 rounds)
 };
 
+// How a comparison's rounds were run. Independent: every round is one unit of the estimate.
+// AlternatingSets: round j of each side ran on buffer set j % 2 of that side's two (the perf
+// engine's layout, so that a placement effect lands in the spread, not in the ratio); the units
+// are consecutive pairs of rounds, whose mean log ratio sees both sets once and so cancels a
+// placement effect, instead of widening the interval by it. A trailing unpaired round is left out.
+enum class RoundLayout { Independent, AlternatingSets };
+
 // a_rounds[j] and b_rounds[j] are the samples of round j. Throws std::invalid_argument when
 // the round counts differ, a round is empty, a round's median is not positive and finite, or
 // bootstrap_resamples < 1. The bootstrap is deterministic for a given seed. With fewer than 2
-// rounds the interval is [0, inf] and ci_method is "insufficient".
+// units the interval is [0, inf] and ci_method is "insufficient".
 SpeedupEstimate estimate_speedup(const std::vector<std::vector<double>>& a_rounds,
                                  const std::vector<std::vector<double>>& b_rounds,
-                                 uint64_t bootstrap_seed, int bootstrap_resamples = 2000);
+                                 uint64_t bootstrap_seed, int bootstrap_resamples = 2000,
+                                 RoundLayout layout = RoundLayout::Independent);
 
 // The verdict of an interval (Verdict, decide) is part of the result schema: result_schema.h.
 
 // Combines independent per-configuration estimates into one: the speedup is the geometric mean
 // of the speedups. Each log-space standard error is recovered as se_i = log_half_width_i /
-// t_975(rounds_i - 1); the mean's is se = sqrt(sum se_i^2) / k, and the interval is
+// t_975(units_i - 1); the mean's is se = sqrt(sum se_i^2) / k, and the interval is
 // exp(mean ln s_i +- t_975(dof) se) with Welch-Satterthwaite degrees of freedom. rounds is the
 // smallest per-configuration count, speedup_median_of_rounds the geometric mean of theirs,
 // ci_method "t", boot_low/boot_high NaN. If any input is "insufficient", so is the result.

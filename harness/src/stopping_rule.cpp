@@ -39,7 +39,7 @@ std::unique_ptr<StoppingRule> TightOrPlateauRule::fresh() const {
 bool TightOrPlateauRule::done(const RoundsSoFar& r) {
   if (static_cast<int>(r.complete_rounds) < min_rounds_) return false;
   // The rule follows the primary comparison; further references get the same rounds.
-  SpeedupEstimate e = estimate_speedup(r.baseline, r.candidate, seed_, resamples_);
+  SpeedupEstimate e = estimate_speedup(r.baseline, r.candidate, seed_, resamples_, RoundLayout::AlternatingSets);
   half_widths_.push_back(e.log_half_width);
   const double m = std::max(median(all_samples(r.baseline)), median(all_samples(r.candidate)));
   return ci_is_tight(e.log_half_width, target_half_width(m)) || ci_has_plateaued(half_widths_);

@@ -51,6 +51,13 @@ void print_table(const PerfReport& r) {
 }  // namespace
 
 int arena_perf_main(int argc, char** argv) {
+  // Where the gate's wall time goes, for the record (the timed rounds are one part of it).
+  std::map<std::string, double> phases;
+  auto lap = [&phases, t = std::chrono::steady_clock::now()](const char* name) mutable {
+    auto now = std::chrono::steady_clock::now();
+    phases[name] = std::chrono::duration<double>(now - t).count();
+    t = now;
+  };
   PerfResult result;
   result.header.gate = "perf";
   result.header.started = utc_now();
@@ -110,13 +117,7 @@ int arena_perf_main(int argc, char** argv) {
 
     std::vector<Side*> raw;
     for (auto& s : sides) raw.push_back(s.get());
-    // Where the gate's wall time goes, for the record (the timed rounds are one part of it).
-    std::map<std::string, double> phases;
-    auto lap = [&phases, t = std::chrono::steady_clock::now()](const char* name) mutable {
-      auto now = std::chrono::steady_clock::now();
-      phases[name] = std::chrono::duration<double>(now - t).count();
-      t = now;
-    };
+    lap("judge_setup_s");
     GateWorkers::start(raw, result_path, json(result));
     lap("start_workers_s");
     PerfEngine engine(task, raw, reference ? &*reference : nullptr, dev.info, po);
