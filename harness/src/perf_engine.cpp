@@ -132,6 +132,7 @@ void PerfEngine::prepare() {
         for (size_t j = 0; j < c->sides.size(); ++j) c->sides[j].index = static_cast<int>(j);
       }
   // Every launch is recorded: no host code of any kernel runs from here on.
+  for (Side* s : sides_) s->ask_recorder_to_exit();
   for (Side* s : sides_) s->stop_recorder();
   Spent spent(spent_s_, "warm_up_s");
   warm_up();

@@ -410,6 +410,15 @@ RoundResult Side::round(int set, int samples, uint64_t key, size_t flush_bytes, 
   return r;
 }
 
+void Side::ask_recorder_to_exit() {
+  if (recorder_) recorder_->process->ask_to_exit();
+}
+
+void Side::ask_workers_to_exit() {
+  ask_recorder_to_exit();
+  if (executor_) executor_->process->ask_to_exit();
+}
+
 void Side::stop_recorder() {
   if (recorder_) recorder_->process->stop();
   recorder_.reset();

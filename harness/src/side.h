@@ -94,6 +94,10 @@ class Side {
                     const SnapshotTarget* snapshot, double timeout_s);
   // Ends the recorder: the kernel's host code runs nowhere afterwards.
   void stop_recorder();
+  // Asks the recorder (or every worker) to exit without waiting, so that several sides' workers
+  // end in parallel; stop_recorder() or the destructor then waits.
+  void ask_recorder_to_exit();
+  void ask_workers_to_exit();
   // Called by the buffer-free hook.
   void forget_buffer(uint64_t id);
 

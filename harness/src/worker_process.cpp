@@ -188,12 +188,18 @@ WireMessage WorkerProcess::call(const WireMessage& request, double timeout_s) {
   return answer;
 }
 
+void WorkerProcess::ask_to_exit() {
+  if (asked_to_exit_ || pid_ <= 0 || sock_ < 0) return;
+  asked_to_exit_ = true;
+  try {
+    write_message(sock_, WireMessage{{{"op", "exit"}}, {}});
+  } catch (const WireError&) {
+  }
+}
+
 void WorkerProcess::stop() {
   if (pid_ > 0 && sock_ >= 0) {
-    try {
-      write_message(sock_, WireMessage{{{"op", "exit"}}, {}});
-    } catch (const WireError&) {
-    }
+    ask_to_exit();
     for (int i = 0; i < 100 && reap(false).empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   if (pid_ > 0) kill_now();

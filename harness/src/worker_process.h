@@ -50,7 +50,11 @@ class WorkerProcess {
   bool running() const { return pid_ > 0; }
   // The last lines the worker printed, for error messages.
   std::string output_tail() const;
-  // Asks the worker to exit, then kills what is left of its process group.
+  // Asks the worker to exit and returns at once (a worker's exit is mostly tearing down its GPU
+  // context: several workers asked together tear down in parallel).
+  void ask_to_exit();
+  // Asks the worker to exit (unless asked already), waits up to a second, then kills what is
+  // left of its process group.
   void stop();
   // Kills it now (a hang or a broken protocol); returns how it ended.
   std::string kill_now();
@@ -60,6 +64,7 @@ class WorkerProcess {
   [[noreturn]] void died(const std::string& while_doing);
   void forward_output();
 
+  bool asked_to_exit_ = false;
   std::string name_;
   pid_t pid_ = -1, pgid_ = -1;  // the worker and its process group
   int exit_code_ = -1;          // once it exited normally

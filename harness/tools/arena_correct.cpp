@@ -370,6 +370,8 @@ int arena_correct_main(int argc, char** argv) {
   auto t0 = std::chrono::steady_clock::now();
   int rc = RUN_ALL_TESTS();
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (Side* s : {g.candidate.get(), g.baseline.get()})
+    if (s) s->ask_workers_to_exit();  // they end in parallel while the result is written
   finish(g, rc, secs);
   return rc == 0 && g.failed == 0 ? 0 : 1;
 }

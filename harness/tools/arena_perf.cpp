@@ -159,6 +159,7 @@ int arena_perf_main(int argc, char** argv) {
     result.header.finished = utc_now();
     write_json_atomic(result_path, result);
     if (opt.has("gbench-out")) write_json_atomic(opt.get("gbench-out"), engine.gbench_json());
+    for (auto& s : sides) s->ask_workers_to_exit();  // they end while the report prints
 
     const bool timed = r.speedup.verdict != Verdict::NotTimed;
     if (timed) print_table(r);
