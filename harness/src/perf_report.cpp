@@ -2,6 +2,8 @@
 // configuration's speedup and sides' statistics (perf_statistics.h), the speed-of-light
 // checks (plausibility.h) and the checks of timed launches, in the result schema
 // (result_schema.h).
+#include <algorithm>
+
 #include "perf_engine_state.h"
 #include "perf_statistics.h"
 #include "plausibility.h"
@@ -83,6 +85,10 @@ PerfConfig PerfEngine::config_report(ConfigRun& c, ReportTotals& totals) {
   cost.bytes = task_.cost_bytes.eval_double(c.config.bindings);
   cost.flops = task_.cost_flops.eval_double(c.config.bindings);
   cost.compute_fp32 = task_.cost_compute == "fp32";
+  double written = 0;
+  for (const TensorSpec& ts : task_.tensors)
+    if (ts.writes()) written += static_cast<double>(task_.numel(ts, c.config)) * dtype_size(ts.dtype);
+  cost.writes_cache_can_hold = std::min({written, static_cast<double>(device_.l2_bytes), cost.bytes});
   const DevicePeaks peaks{device_.peak_bytes_per_s, device_.peak_fp32_flops};
   bool complete = true;
   for (SideRun& s : c.sides) complete &= !s.rounds.empty() && s.rounds.size() == c.a().rounds.size();

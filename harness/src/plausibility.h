@@ -20,6 +20,10 @@ struct CostModel {
   double bytes = 0;
   double flops = 0;
   bool compute_fp32 = false;  // compute-bound in fp32: FLOP/s count toward the peak and are checked
+  // Written bytes that can still sit in the last-level cache when the launch ends (the outputs,
+  // up to the cache's size): written-back later, they need not cross the memory bus within the
+  // timed span, so the speed-of-light check does not count them.
+  double writes_cache_can_hold = 0;
 };
 
 struct Roofline {
@@ -31,7 +35,9 @@ struct Roofline {
 Roofline roofline(double median_ms, const CostModel& cost, const DevicePeaks& peaks);
 
 // Failure messages, bandwidth first, for a side (`who`) whose median on configuration
-// `config` exceeds `margin` times a peak; empty when the timing is credible.
+// `config` exceeds `margin` times a peak; empty when the timing is credible. The bandwidth
+// check counts the bytes that must cross the memory bus during the launch: cost.bytes less
+// cost.writes_cache_can_hold.
 std::vector<std::string> speed_of_light_failures(const std::string& who, const std::string& config, double median_ms,
                                                  const CostModel& cost, const DevicePeaks& peaks, double margin);
 
