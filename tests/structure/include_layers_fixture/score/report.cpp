@@ -1,0 +1,2 @@
+#include "device.h"
+#include "a.h"
