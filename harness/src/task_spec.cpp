@@ -198,17 +198,31 @@ Distribution read_distribution(const Reader& parent, DType dtype, const std::set
   return d;
 }
 
-std::vector<ParamSpec> read_params(const Reader& top) {
-  const json& arr = top.array("params");
-  std::vector<ParamSpec> out;
+// Reads every object of the array `key` with read_one(reader), which returns an entry with a
+// `name`; names must be unique, and unknown fields are refused.
+template <class Entry, class ReadOne>
+std::vector<Entry> read_named_entries(const Reader& top, const std::string& key, const std::string& what,
+                                      ReadOne read_one) {
+  const json& arr = top.array(key);
+  std::vector<Entry> out;
   std::set<std::string> names;
   for (size_t i = 0; i < arr.size(); ++i) {
-    Reader r(top.file(), arr[i], "params[" + std::to_string(i) + "]");
+    Reader r(top.file(), arr[i], key + "[" + std::to_string(i) + "]");
+    Entry e = read_one(r);
+    if (!names.insert(e.name).second) r.fail_at(r.at("name"), "duplicate " + what + " '" + e.name + "'");
+    r.reject_unknown();
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::vector<ParamSpec> read_params(const Reader& top) {
+  // Ints first in ABI order is what the runner passes; keep the declared order within each kind.
+  return read_named_entries<ParamSpec>(top, "params", "param", [](Reader& r) {
     ParamSpec p;
     p.name = r.str("name");
     if (p.name.empty() || !(std::isalpha(static_cast<unsigned char>(p.name[0])) || p.name[0] == '_'))
       r.fail_at(r.at("name"), "must be an identifier");
-    if (!names.insert(p.name).second) r.fail_at(r.at("name"), "duplicate param '" + p.name + "'");
     std::string type = r.str("type");
     if (type != "int" && type != "float") r.fail_at(r.at("type"), "must be \"int\" or \"float\"");
     p.is_int = type == "int";
@@ -220,23 +234,15 @@ std::vector<ParamSpec> read_params(const Reader& top) {
       p.default_value = r.num("default");
     }
     if (!p.is_int && (p.min || p.max)) r.fail("min/max apply to int params only");
-    r.reject_unknown();
-    out.push_back(p);
-  }
-  // Ints first in ABI order is what the runner passes; keep the declared order within each kind.
-  return out;
+    return p;
+  });
 }
 
 std::vector<TensorSpec> read_tensors(const Reader& top, const std::set<std::string>& int_params) {
-  const json& arr = top.array("tensors");
-  if (arr.empty()) top.fail_at("tensors", "needs at least one tensor");
-  std::vector<TensorSpec> out;
-  std::set<std::string> names;
-  for (size_t i = 0; i < arr.size(); ++i) {
-    Reader r(top.file(), arr[i], "tensors[" + std::to_string(i) + "]");
+  if (top.array("tensors").empty()) top.fail_at("tensors", "needs at least one tensor");
+  std::vector<TensorSpec> out = read_named_entries<TensorSpec>(top, "tensors", "tensor", [&](Reader& r) {
     TensorSpec t;
     t.name = r.str("name");
-    if (!names.insert(t.name).second) r.fail_at(r.at("name"), "duplicate tensor '" + t.name + "'");
     std::string dt = r.str("dtype");
     auto parsed = parse_dtype(dt);
     if (!parsed) r.fail_at(r.at("dtype"), "unknown dtype '" + dt + "' (f32 f16 bf16 f64 i32 i64 i8 u8)");
@@ -263,9 +269,8 @@ std::vector<TensorSpec> read_tensors(const Reader& top, const std::set<std::stri
       t.tol.kind = Tolerance::AbsRel;
       t.tol.atol = -1;  // marker: take the task's default below
     }
-    r.reject_unknown();
-    out.push_back(std::move(t));
-  }
+    return t;
+  });
   bool any_output = false;
   for (const auto& t : out) any_output |= t.writes();
   if (!any_output) top.fail_at("tensors", "needs at least one output or inout tensor");
