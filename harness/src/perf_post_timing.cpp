@@ -43,7 +43,7 @@ void PerfEngine::start_kept_checks(ConfigRun& c) {
 // The baseline recomputed on a kept sample's inputs, copied on the device.
 std::vector<std::vector<double>> PerfEngine::baseline_outputs(ConfigRun& c, const KeptSample& k) {
   Side& base = *c.a().side;
-  DeviceTensors d(task_, c.config, uint64_t{0}, base.workspace_size(c.config), *stream_);
+  DeviceTensors d(task_, c.config, uint64_t{0}, base.workspace_size(c.config), *stream_);  // inputs replaced below
   for (size_t i = 0; i < task_.tensors.size(); ++i)
     if (task_.tensors[i].reads()) d.set_input_from_device(i, k.in[i].get(), *stream_);
   LaunchOutcome o = base.launch(c.config, d, opt_.kernel_timeout_s * 10, c.config.label + " (a kept sample)");

@@ -1,8 +1,9 @@
 // Timing statistics for a paired performance comparison of a baseline A and a candidate B.
 // Timing is done in rounds; each round holds several samples of A and several of B
 // (milliseconds), taken close together so that slow drift of the machine affects both alike.
-// Each round yields one log ratio r_j = ln(median A_j / median B_j); the rounds are treated as
-// independent and identically distributed, and the speedup of B over A is exp(mean r_j).
+// Each round yields one log ratio ln(median A_j / median B_j); the units of the estimate (each
+// round, or each pair of rounds: RoundLayout) give r_j, treated as independent and identically
+// distributed, and the speedup of B over A is exp(mean r_j).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -32,11 +33,11 @@ double student_t_975(int dof);
 struct SpeedupEstimate {
   int rounds = 0;
   int units = 0;                        // independent values the interval rests on (see RoundLayout)
-  double speedup = 0;                   // exp(mean_j r_j): > 1 means B is faster
+  double speedup = 0;                   // exp(mean_j r_j) over units j: > 1 means B is faster
   double speedup_median_of_rounds = 0;  // exp(median_j r_j)
   double ci_low = 0, ci_high = 0;       // 95 %: the wider of the t and bootstrap intervals
   double t_low = 0, t_high = 0;         // t interval on the mean log ratio
-  double boot_low = 0, boot_high = 0;   // percentile bootstrap over rounds (NaN if not computed)
+  double boot_low = 0, boot_high = 0;   // percentile bootstrap over units (NaN if not computed)
   double log_half_width = 0;            // half-width of the chosen interval in log space
   std::string ci_method;                // "t", "bootstrap", or "insufficient" (< 2 rounds)
 };

@@ -1,13 +1,13 @@
 #include "tensors.h"
 
-#include "device_download.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <utility>
+
+#include "device_download.h"
 
 namespace arena {
 
