@@ -71,17 +71,17 @@ CompareResult compare(const double* got, const double* want, int64_t n, DType dt
   return r;
 }
 
-void merge_compare(CompareResult& all, const CompareResult& later, size_t keep) {
+void merge_compare(CompareResult& all, const CompareResult& later, int64_t offset, size_t keep) {
   all.count += later.count;
   all.mismatches += later.mismatches;
   all.nan_mismatches += later.nan_mismatches;
   if (later.max_abs_err > all.max_abs_err) {
     all.max_abs_err = later.max_abs_err;
-    all.worst_index = later.worst_index;
+    all.worst_index = later.worst_index + offset;
   }
   all.max_rel_err = std::fmax(all.max_rel_err, later.max_rel_err);
   for (const auto& m : later.first)
-    if (all.first.size() < keep) all.first.push_back(m);
+    if (all.first.size() < keep) all.first.push_back({m.index + offset, m.got, m.want});
 }
 
 std::string CompareResult::summary(const std::string& tensor_name) const {

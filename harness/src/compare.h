@@ -51,9 +51,10 @@ double relative_error_floor(DType dtype, const Tolerance& tol);
 CompareResult compare(const double* got, const double* want, int64_t n, DType dtype,
                       const Tolerance& tol, size_t keep = 8);
 
-// Adds the result of a later stretch (its indices already absolute) to `all`, as if both had
-// been one pass: counts summed, the first maximum kept, mismatches listed in order up to `keep`.
-void merge_compare(CompareResult& all, const CompareResult& later, size_t keep = 8);
+// Adds the result of a later stretch that starts at element `offset` (its indices relative to
+// that start) to `all`, as if both had been one pass: counts summed, the first maximum kept,
+// mismatches listed in order up to `keep`.
+void merge_compare(CompareResult& all, const CompareResult& later, int64_t offset, size_t keep = 8);
 
 // Whether expected outputs can tell a real kernel from one that writes zeros or a constant.
 struct Informativeness {

@@ -127,8 +127,6 @@ void GuardedBuffer::fill(uint64_t pattern, const Stream& s) {
 
 void GuardedBuffer::upload(const void* host) const { check(arena_dev_h2d(data(), host, bytes_), "copying to the device"); }
 
-void GuardedBuffer::download(void* host) const { check(arena_dev_d2h(host, data(), bytes_), "copying from the device"); }
-
 std::string GuardedBuffer::check_red_zones(const std::string& name) const {
   const size_t filled_end = (bytes_ + 7) / 8 * 8;
   // Byte expected at `offset` from data() (negative side handled by the leading zone).

@@ -102,7 +102,6 @@ class GuardedBuffer {
   // Fills the data area (rounded up to 8 bytes) with a repeated 8-byte pattern.
   void fill(uint64_t pattern, const Stream& s);
   void upload(const void* host) const;
-  void download(void* host) const;
   // Empty when intact; else a sentence naming where the first foreign write landed.
   std::string check_red_zones(const std::string& name) const;
 

@@ -60,10 +60,8 @@ CompareResult compare_device_values(DType dtype, const void* src, const double* 
   const size_t es = dtype_size(dtype);
   download_chunks(src, static_cast<size_t>(n) * es, [&](size_t off, const unsigned char* data, size_t bytes) {
     const int64_t lo = static_cast<int64_t>(off / es);
-    CompareResult r = compare_parallel_raw(data, want + lo, static_cast<int64_t>(bytes / es), dtype, tol, keep);
-    for (auto& m : r.first) m.index += lo;
-    if (r.worst_index >= 0) r.worst_index += lo;
-    merge_compare(all, r, keep);
+    const int64_t len = static_cast<int64_t>(bytes / es);
+    merge_compare(all, compare_parallel_raw(data, want + lo, len, dtype, tol, keep), lo, keep);
   });
   return all;
 }

@@ -32,15 +32,10 @@ CompareResult compare_in_parts(int64_t n, size_t keep, const Stretch& compare_st
   const int64_t parts = (n + chunk - 1) / chunk;
   std::vector<CompareResult> results(static_cast<size_t>(parts));
   parallel_for(parts, [&](int64_t b, int64_t e) {
-    for (int64_t p = b; p < e; ++p) {
-      const int64_t lo = p * chunk;
-      results[p] = compare_stretch(lo, std::min(n, lo + chunk) - lo);
-      for (auto& m : results[p].first) m.index += lo;
-      if (results[p].worst_index >= 0) results[p].worst_index += lo;
-    }
+    for (int64_t p = b; p < e; ++p) results[p] = compare_stretch(p * chunk, std::min(chunk, n - p * chunk));
   }, 1);
   CompareResult all;
-  for (const CompareResult& r : results) merge_compare(all, r, keep);
+  for (int64_t p = 0; p < parts; ++p) merge_compare(all, results[p], p * chunk, keep);
   return all;
 }
 
@@ -64,10 +59,7 @@ CompareResult compare_parallel_raw(const void* got, const double* want, int64_t 
     for (int64_t b = 0; b < len; b += kBlock) {
       const int64_t m = std::min(kBlock, len - b);
       to_double(dtype, static_cast<const unsigned char*>(got) + (lo + b) * es, block, static_cast<size_t>(m));
-      CompareResult r = compare(block, want + lo + b, m, dtype, tol, keep);
-      for (auto& x : r.first) x.index += b;
-      if (r.worst_index >= 0) r.worst_index += b;
-      merge_compare(part, r, keep);
+      merge_compare(part, compare(block, want + lo + b, m, dtype, tol, keep), b, keep);
     }
     return part;
   });

@@ -204,12 +204,6 @@ std::vector<const DeviceBuffer*> DeviceTensors::allocations() const {
   return out;
 }
 
-std::vector<unsigned char> DeviceTensors::raw_bytes(size_t i) const {
-  std::vector<unsigned char> raw(storage_->buffers[i].bytes());
-  storage_->buffers[i].download(raw.data());
-  return raw;
-}
-
 void DeviceTensors::reset(const HostData& in, int poison_variant, const Stream& s) {
   poison_variant_ = poison_variant;
   for (size_t i = 0; i < task_.tensors.size(); ++i) {

@@ -71,8 +71,6 @@ class DeviceTensors {
   std::vector<std::string> integrity_problems(const Stream& s, bool check_inputs = true) const;
   // Output (and inout) tensor `i` as doubles.
   std::vector<double> output_values(size_t i) const;
-  // Tensor `i`'s current bytes on the device.
-  std::vector<unsigned char> raw_bytes(size_t i) const;
   size_t workspace_bytes() const { return args_.workspace_bytes; }
 
  private:

@@ -5,7 +5,7 @@
 namespace arena {
 
 SampleReservoir::SampleReservoir(const TaskSpec& task, const Config& c, int slots, uint64_t seed)
-    : task_(task), config_(c), rng_(seed) {
+    : rng_(seed) {
   for (int s = 0; s < slots; ++s) {
     auto k = std::make_unique<KeptSample>();
     k->in.reserve(task.tensors.size());  // target.allocations points into these

@@ -40,8 +40,6 @@ class SampleReservoir {
   const std::vector<std::unique_ptr<KeptSample>>& kept() const { return slots_; }
 
  private:
-  const TaskSpec& task_;
-  Config config_;
   std::vector<std::unique_ptr<KeptSample>> slots_;
   std::mt19937_64 rng_;
   KeptSample* pending_ = nullptr;
