@@ -38,15 +38,22 @@ def _load(spec, role, task_file, out, err, err_len):
         kind, mode, where = spec.decode().split(":", 2)
         obj = _provider(kind)(mode, where, role.decode(), task_file.decode())
         o = out.contents
-        # (the provider's method, its C function type, the ABI struct's field)
-        for method, fn_type, field in (("launch", arena_abi.LAUNCH_FN, "launch"),
-                                       ("workspace_size", arena_abi.WORKSPACE_FN, "workspace_size"),
-                                       ("reference", arena_abi.REFERENCE_FN, "reference"),
-                                       ("image_of", arena_abi.IMAGE_FN, "image")):
-            if hasattr(obj, method):
-                f = fn_type(getattr(obj, method))
-                _alive.append(f)  # the C side keeps only the pointer
-                setattr(o, field, ctypes.cast(f, ctypes.c_void_p).value)
+        if hasattr(obj, "launch"):
+            f = arena_abi.LAUNCH_FN(obj.launch)
+            _alive.append(f)
+            o.launch = ctypes.cast(f, ctypes.c_void_p).value
+        if hasattr(obj, "workspace_size"):
+            f = arena_abi.WORKSPACE_FN(obj.workspace_size)
+            _alive.append(f)
+            o.workspace_size = ctypes.cast(f, ctypes.c_void_p).value
+        if hasattr(obj, "reference"):
+            f = arena_abi.REFERENCE_FN(obj.reference)
+            _alive.append(f)
+            o.reference = ctypes.cast(f, ctypes.c_void_p).value
+        if hasattr(obj, "image_of"):
+            f = arena_abi.IMAGE_FN(obj.image_of)
+            _alive.append(f)
+            o.image = ctypes.cast(f, ctypes.c_void_p).value
         o.writes_outputs = 1 if getattr(obj, "writes_outputs", True) else 0
         _alive.append(obj)
         return 0

@@ -73,9 +73,6 @@ class Worker {
   int enqueue(Bound& b);
   // Waits for the stream; on a hang or a fault fills `out` and marks the worker for exit.
   bool finished(double timeout_s, json& out);
-  // Enqueues one launch of `b` inside the trace's span `tag`; false when the replay refused
-  // it (`out` then says so, once the stream has drained).
-  bool traced_enqueue(Bound& b, uint64_t tag, double timeout_s, json& out, int& rc);
 
   int fd_;
   std::string mode_;
@@ -334,22 +331,6 @@ int Worker::enqueue(Bound& b) {
   return kernel_.launch(&b.args);
 }
 
-bool Worker::traced_enqueue(Bound& b, uint64_t tag, double timeout_s, json& out, int& rc) {
-  GpuTrace& trace = GpuTrace::get();
-  trace.begin(tag);
-  try {
-    rc = enqueue(b);
-  } catch (const ReplayError& e) {
-    trace.end();
-    finished(timeout_s, out);
-    out["outcome"] = "refused";
-    out["message"] = e.what();
-    return false;
-  }
-  trace.end();
-  return true;
-}
-
 json Worker::launch(const json& h) {
   if (mode_ == "record") throw std::runtime_error("launch: a recorder does not launch");
   Bound& b = bound_.at(h.at("set").get<int>());
@@ -357,7 +338,17 @@ json Worker::launch(const json& h) {
   GpuTrace& trace = GpuTrace::get();
   const uint64_t tag = next_tag_++;
   int rc = 0;
-  if (!traced_enqueue(b, tag, h.value("timeout_s", 10.0), out, rc)) return out;
+  trace.begin(tag);
+  try {
+    rc = enqueue(b);
+  } catch (const ReplayError& e) {
+    trace.end();
+    finished(h.value("timeout_s", 10.0), out);
+    out["outcome"] = "refused";
+    out["message"] = e.what();
+    return out;
+  }
+  trace.end();
   if (!finished(h.value("timeout_s", 10.0), out)) return out;
   if (rc != 0) {
     out["outcome"] = "returned_error";
@@ -433,7 +424,17 @@ json Worker::round(const json& h) {
     events_[2 * i]->record(*stream_);
     tags[i] = next_tag_++;
     int rc = 0;
-    if (!traced_enqueue(b, tags[i], h.value("timeout_s", 60.0), out, rc)) return out;
+    trace.begin(tags[i]);
+    try {
+      rc = enqueue(b);
+    } catch (const ReplayError& e) {
+      trace.end();
+      finished(h.value("timeout_s", 60.0), out);
+      out["outcome"] = "refused";
+      out["message"] = e.what();
+      return out;
+    }
+    trace.end();
     events_[2 * i + 1]->record(*stream_);
     if (rc != 0) {
       finished(h.value("timeout_s", 60.0), out);
