@@ -71,6 +71,12 @@ target_link_libraries(arena-task-filter PRIVATE arena_run)
 # One launch per side inside a profiler's capture range, and the report of what it recorded.
 add_executable(arena-profile tools/arena_profile.cpp)
 target_link_libraries(arena-profile PRIVATE arena_run)
+# The same launches timed by the workers' clock (the activity trace), for comparing that clock
+# with the profiler's: a tool of its own, since the tracer needs the GPU driver's library to
+# load, and arena-profile must start (and skip) where there is none.
+add_executable(arena-profile-trace tools/arena_profile.cpp)
+target_compile_definitions(arena-profile-trace PRIVATE ARENA_PROFILE_TRACE)
+target_link_libraries(arena-profile-trace PRIVATE arena_run arena_worker_core)
 
 # The same runners as one shared library, for the Python host ("py:" kernels and oracles).
 add_library(arena_tools SHARED tools/arena_tools_library.cpp tools/arena_correct.cpp tools/arena_perf.cpp

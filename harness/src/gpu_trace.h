@@ -29,6 +29,9 @@ class GpuTrace {
   void end();
   // Flushes the tracer and returns every activity that completed since the last call.
   std::vector<GpuActivity> collect();
+  // Stops (true) or restarts recording kernels; copies, memsets and API calls stay recorded.
+  // Returns false when the tracer refused.
+  bool pause_kernels(bool paused);
   // The id the tracer gives `stream` (a stream handle of this process), or 0 when unknown.
   uint32_t stream_id(void* stream) const;
 

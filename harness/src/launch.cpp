@@ -5,9 +5,10 @@
 namespace arena {
 
 LaunchOutcome launch_and_wait(const KernelLibrary& k, const DeviceTensors& d, const Stream& s, double timeout_s,
-                              const std::string& where) {
+                              const std::string& where, const std::function<void()>& enqueued) {
   LaunchOutcome o;
   int rc = k.launch(&d.args());
+  if (enqueued) enqueued();
   if (rc != 0) {
     o.kind = LaunchOutcome::ReturnedError;
     o.message = k.role + " arena_launch returned " + std::to_string(rc) + " on " + where;

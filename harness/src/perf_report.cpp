@@ -147,15 +147,19 @@ PerfConfig PerfEngine::config_report(ConfigRun& c, ReportTotals& totals) {
 }
 
 PerfReport PerfEngine::report() {
-  const bool cupti = [&] {
-    for (Side* s : sides_) {
-      json d = s->describe();
-      if (d.value("timing", "") != "GPU activity span (CUPTI)") return false;
-    }
+  auto all_timed = [&](const std::string& how) {
+    for (Side* s : sides_)
+      if (s->describe().value("timing", "") != how) return false;
     return true;
-  }();
-  timing_ = cupti ? "the GPU's own start and end of the launch's work (activity trace), after a cache flush"
-                  : "device events around one launch, after a cache flush";
+  };
+  if (all_timed("GPU activity span (CUPTI)"))
+    timing_ = "the GPU's own start and end of the launch's work (activity trace), after a cache flush";
+  else if (all_timed("device events, their overhead calibrated on audit samples (CUPTI)"))
+    timing_ = "device events around one launch with the activity trace's kernel records off (they slow some "
+              "kernels), less the events' own overhead (event time minus activity span on traced audit samples "
+              "of the same rounds), after a cache flush";
+  else
+    timing_ = "device events around one launch, after a cache flush";
   PerfReport out;
   out.method = method_record();
   {

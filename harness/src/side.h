@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "device.h"
+#include "event_clock.h"
 #include "launch.h"
 #include "recipe.h"
 #include "task_spec.h"
@@ -92,6 +93,12 @@ class Side {
   void bind(int set, const Config& c, const DeviceTensors& t);
   RoundResult round(int set, int samples, uint64_t key, size_t flush_bytes, int flush_mode, uint64_t workspace_pattern,
                     const SnapshotTarget* snapshot, double timeout_s);
+  // Whether rounds can time by events with the tracer's kernel records off (event_clock.h): a
+  // replaying executor with the activity tracer. set_quiet_timing(true) makes them do so, each
+  // round then adding kAuditSamples traced samples that calibrate the events' overhead.
+  bool can_time_quietly() const;
+  void set_quiet_timing(bool on) { quiet_ = on; }
+  static constexpr int kAuditSamples = 2;
   // Ends the recorder: the kernel's host code runs nowhere afterwards.
   void stop_recorder();
   // Asks the recorder (or every worker) to exit without waiting, so that several sides' workers
@@ -117,7 +124,8 @@ class Side {
 
   std::string role_, spec_;
   WorkerSetup setup_;
-  bool trusted_ = false, replay_ = false, python_ = false, writes_outputs_ = true;
+  bool trusted_ = false, replay_ = false, python_ = false, writes_outputs_ = true, quiet_ = false;
+  std::map<int, EventOverhead> overhead_;  // by perf set, from the audit samples
   std::vector<std::string> image_kernels_;
   std::unique_ptr<Worker> recorder_, executor_;
   std::map<std::string, std::pair<nlohmann::json, std::vector<std::vector<uint8_t>>>> recipes_;  // by config label

@@ -9,8 +9,11 @@
 //   recipe          {key, recipe, buffers} + image blobs     (replay: install and check a recipe)
 //   bind            {set, binding, recipe?}
 //   launch          {set, timeout_s}                         -> {outcome, message, gpu_us, kernels}
-//   round           {set, samples, key, flush_bytes, workspace_pattern, timeout_s, snapshot?}
-//                                                            -> {outcome, samples: [{gpu_us, event_us}]}
+//   round           {set, samples, key, flush_bytes, workspace_pattern, timeout_s, snapshot?, first_audit?}
+//                                                            -> {outcome, samples: [{gpu_us?, event_us}], quiet_samples}
+//                   (a replaying executor given first_audit times the samples before it by events
+//                   alone, the tracer's kernel records off: those have no gpu_us; quiet_samples
+//                   says how many there were)
 //   exit
 //
 // A launch or round that hangs or faults answers with outcome "timeout" or "fault" and the

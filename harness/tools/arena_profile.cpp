@@ -1,10 +1,17 @@
 // arena-profile: the harness side of profile.sh (harness/tools/arena-profile.sh).
 //
 //   arena-profile launch --task T --kernel K [--config I] [--info out.json]
+//                        [--flush-bytes N --flush-mode M] [--launches N] [--trace CLOCK]
 //       draws the perf gate's inputs for seen configuration I, launches the kernel for 100 ms
 //       (warm-up: JIT, autotuning, caches, clocks) and then once inside the profiler's capture range
 //       (ncu --profile-from-start off profiles only that one). --info writes the device's
-//       name and peaks for the report.
+//       name and peaks for the report. --flush-bytes sweeps the caches before every launch as
+//       the perf gate does (arena_dev_flush, mode M), for ncu --cache-control none: ncu then
+//       sees the caches the gate's samples see. --launches N measures N launches, each in its
+//       own capture range. --trace times them instead and prints the times as JSON (the clocks
+//       are listed at LaunchClock). --kernel empty launches the backend's empty
+//       kernel (no task needed): what either clock reads for no work. --gap-us leaves the GPU
+//       idle that long between the sweep and the launch.
 //   arena-profile metrics
 //       the fixed metric set, for ncu --metrics.
 //   arena-profile report --side NAME=ncu.csv [--side ...] [--info device.json]
@@ -13,6 +20,10 @@
 //       speed-of-light, occupancy, resources, top stalls and a bottleneck class per side.
 // Only seen configurations can be profiled: unseen ones never reach a workspace.
 #include <chrono>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -20,6 +31,9 @@
 
 #include "device.h"
 #include "gate_report.h"
+#ifdef ARENA_PROFILE_TRACE
+#include "gpu_trace.h"
+#endif
 #include "inputs.h"
 #include "kernel_library.h"
 #include "launch.h"
@@ -33,13 +47,93 @@ using json = nlohmann::json;
 
 namespace {
 
+// A clock around the measured launches instead of the profiler's capture range:
+//   cupti          the workers' own, the activity trace's span of the launch (arena-profile-trace
+//                  only, since arena-profile must load without the GPU driver's library);
+//   events         device events, no tracer in the process;
+//   events-traced  device events with the tracer recording kernels;
+//   alternate      the tracer on, recording kernels on odd launches only; events on every launch
+//                  (what pausing the tracer's kernel records does to a kernel's time).
+class LaunchClock {
+ public:
+  explicit LaunchClock(const std::string& kind) : kind_(kind) {
+    if (kind_.empty() || kind_ == "events") return;
+    if (kind_ != "cupti" && kind_ != "events-traced" && kind_ != "alternate")
+      throw std::invalid_argument("--trace takes cupti, events, events-traced or alternate");
+#ifdef ARENA_PROFILE_TRACE
+    if (!GpuTrace::get().available()) throw std::runtime_error("--trace " + kind_ + ": " + GpuTrace::get().why());
+#else
+    throw std::invalid_argument("--trace " + kind_ + ": this tool has no tracer; arena-profile-trace has");
+#endif
+  }
+  bool on() const { return !kind_.empty(); }
+  void start(const Stream& s, uint64_t tag) {
+#ifdef ARENA_PROFILE_TRACE
+    if (kind_ == "alternate") GpuTrace::get().pause_kernels(tag % 2 == 0);
+    if (kind_ != "events") GpuTrace::get().begin(tag);
+#endif
+    (void)tag;
+    if (kind_ != "cupti") {
+      events_.emplace_back(std::make_unique<Event>(), std::make_unique<Event>());
+      events_.back().first->record(s);
+    }
+  }
+  void stop(const Stream& s) {
+    if (kind_ != "cupti") events_.back().second->record(s);
+#ifdef ARENA_PROFILE_TRACE
+    if (kind_ != "events") GpuTrace::get().end();
+#endif
+  }
+  void discard() {
+    events_.clear();
+#ifdef ARENA_PROFILE_TRACE
+    if (kind_ != "events") GpuTrace::get().collect();
+#endif
+  }
+  // Each measured launch (tags 1..n): its span as a worker reports a sample ("span_us", -1
+  // where no kernel record came) and its event pair ("event_us").
+  json times_us(int n) {
+    json out = json::object();
+    json ev = json::array();
+    for (const auto& [a, b] : events_) ev.push_back(elapsed_ms(*a, *b) * 1e3);
+    if (kind_ != "cupti") out["event_us"] = ev;
+#ifdef ARENA_PROFILE_TRACE
+    if (kind_ != "events") {
+      const std::vector<GpuActivity> acts = GpuTrace::get().collect();
+      json spans = json::array();
+      for (int i = 1; i <= n; ++i) spans.push_back(span_us(acts, static_cast<uint64_t>(i)));
+      out["span_us"] = spans;
+    }
+#endif
+    (void)n;
+    return out;
+  }
+
+ private:
+  std::string kind_;
+  std::vector<std::pair<std::unique_ptr<Event>, std::unique_ptr<Event>>> events_;
+};
+
 int launch_main(int argc, char** argv) {
-  RunnerOptions opt(argc, argv, {"task", "kernel", "config", "info", "timeout-s"});
-  TaskSpec task = load_task(opt.require("task"));
-  const int index = static_cast<int>(opt.number("config", 0));
-  if (index < 0 || index >= static_cast<int>(task.seen.size()))
-    throw std::invalid_argument("--config " + std::to_string(index) + ": the task has " +
-                                std::to_string(task.seen.size()) + " seen configuration(s), numbered from 0");
+  RunnerOptions opt(argc, argv,
+                    {"task", "kernel", "config", "info", "timeout-s", "flush-bytes", "flush-mode", "launches", "trace", "gap-us"});
+  const bool empty = opt.get("kernel") == "empty";
+  const int launches = static_cast<int>(opt.number("launches", 1));
+  if (launches < 1 || launches > 1000) throw std::invalid_argument("--launches takes 1 to 1000");
+  const double timeout_s = opt.number("timeout-s", 60);
+  const size_t flush_bytes = static_cast<size_t>(opt.number("flush-bytes", 0)) / 16 * 16;
+  const int flush_mode = static_cast<int>(opt.number("flush-mode", 0));
+  if (flush_mode < 0 || flush_mode > 2) throw std::invalid_argument("--flush-mode takes 0, 1 or 2");
+  const double gap_us = opt.number("gap-us", 0);
+  std::optional<TaskSpec> task;
+  int index = 0;
+  if (!empty) {
+    task = load_task(opt.require("task"));
+    index = static_cast<int>(opt.number("config", 0));
+    if (index < 0 || index >= static_cast<int>(task->seen.size()))
+      throw std::invalid_argument("--config " + std::to_string(index) + ": the task has " +
+                                  std::to_string(task->seen.size()) + " seen configuration(s), numbered from 0");
+  }
   DeviceChoice dev = select_device();
   if (!dev.available) {
     std::fprintf(stderr, "arena-profile: %s (profiling needs a GPU)\n", dev.why.c_str());
@@ -50,30 +144,66 @@ int launch_main(int argc, char** argv) {
                  {"peak_fp32_flops", dev.info.peak_fp32_flops}};
     write_json_atomic(opt.get("info"), info);
   }
-  const Config& c = task.seen[index];
-  KernelLibrary k = KernelLibrary::load(opt.require("kernel"), "kernel", task.file.string());
-  // The perf gate's first contents for this configuration, drawn on the device as the gate
-  // draws them.
+  LaunchClock clock(opt.get("trace"));
   Stream stream;
-  DeviceTensors d(task, c, perf_first_contents_key(hash_name(task.suite + "/" + task.name), index),
-                  query_workspace(k, c), stream);
-  const double timeout_s = opt.number("timeout-s", 60);
-  // Warm-up launches (JIT, autotuning, caches) for 100 ms at least, so that the GPU's clocks
-  // are up, as they are while a perf gate times; then one launch in the capture range.
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0;; ++i) {
-    const bool profiled = i >= 2 && std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(100);
-    d.prepare_launch(stream);
-    if (profiled) check(arena_dev_profiler(1), "opening the profiler's capture range");
-    LaunchOutcome o = launch_and_wait(k, d, stream, timeout_s, c.label);
-    if (profiled) check(arena_dev_profiler(0), "closing the profiler's capture range");
-    if (!o.ok()) {
-      std::fprintf(stderr, "arena-profile: %s\n", o.message.c_str());
-      return 1;
-    }
-    if (profiled) break;
+  std::optional<KernelLibrary> k;
+  std::optional<DeviceTensors> d;
+  std::string what = "the empty kernel";
+  if (!empty) {
+    const Config& c = task->seen[index];
+    k.emplace(KernelLibrary::load(opt.require("kernel"), "kernel", task->file.string()));
+    // The perf gate's first contents for this configuration, drawn on the device as the gate
+    // draws them.
+    d.emplace(*task, c, perf_first_contents_key(hash_name(task->suite + "/" + task->name), index),
+              query_workspace(*k, c), stream);
+    what = opt.get("kernel") + " on " + c.label + " (" + c.describe() + ")";
   }
-  std::printf("profiled one launch of %s on %s (%s)\n", opt.get("kernel").c_str(), c.label.c_str(), c.describe().c_str());
+  DeviceBuffer flush;
+  if (flush_bytes > 0) {
+    flush = DeviceBuffer(flush_bytes);
+    check(arena_dev_fill(flush.get(), 0, flush_bytes, stream.get()), "clearing the flush buffer");
+  }
+  // One launch as the gate's samples see it: outputs poisoned, caches swept (when asked).
+  auto launch = [&](bool measured, uint64_t tag) {
+    if (d) d->prepare_launch(stream);
+    if (flush_bytes > 0) check(arena_dev_flush(flush.get(), flush_bytes, flush_mode, stream.get()), "flushing caches");
+    if (gap_us > 0) {  // the GPU idle between the sweep and the launch
+      if (!stream.wait(timeout_s)) throw std::runtime_error("the cache sweep did not finish");
+      const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double, std::micro>(gap_us);
+      while (std::chrono::steady_clock::now() < until) {
+      }
+    }
+    if (measured && clock.on()) clock.start(stream, tag);
+    if (measured && !clock.on()) check(arena_dev_profiler(1), "opening the profiler's capture range");
+    // The clock stops behind the launch's work, before the host waits for it.
+    auto enqueued = [&] {
+      if (measured && clock.on()) clock.stop(stream);
+    };
+    LaunchOutcome o;
+    if (d) {
+      o = launch_and_wait(*k, *d, stream, timeout_s, what, enqueued);
+    } else {
+      check(arena_dev_empty_kernel(stream.get()), "launching the empty kernel");
+      enqueued();
+      if (!stream.wait(timeout_s)) o = {LaunchOutcome::TimedOut, "the empty kernel did not finish"};
+    }
+    if (measured && !clock.on()) check(arena_dev_profiler(0), "closing the profiler's capture range");
+    if (!o.ok()) throw std::runtime_error(o.message);
+  };
+  // Warm-up launches (JIT, autotuning, caches) for 100 ms at least, so that the GPU's clocks
+  // are up, as they are while a perf gate times; then the measured ones.
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < 2 || std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(100); ++i) launch(false, 0);
+  if (clock.on()) clock.discard();
+  for (int i = 0; i < launches; ++i) launch(true, static_cast<uint64_t>(i + 1));
+  if (clock.on()) {
+    json out = clock.times_us(launches);
+    out["timed"] = what;
+    out["clock"] = opt.get("trace");
+    std::printf("%s\n", out.dump().c_str());
+  } else {
+    std::printf("profiled %d launch(es) of %s\n", launches, what.c_str());
+  }
   return 0;
 }
 

@@ -137,6 +137,12 @@ std::vector<GpuActivity> GpuTrace::collect() {
   return out;
 }
 
+bool GpuTrace::pause_kernels(bool paused) {
+  if (!available_) return false;
+  return (paused ? cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
+                 : cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) == CUPTI_SUCCESS;
+}
+
 uint32_t GpuTrace::stream_id(void* stream) const {
   uint32_t id = 0;
   if (!available_) return 0;

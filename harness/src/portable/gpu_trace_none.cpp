@@ -13,6 +13,7 @@ GpuTrace& GpuTrace::get() {
 void GpuTrace::begin(uint64_t) {}
 void GpuTrace::end() {}
 std::vector<GpuActivity> GpuTrace::collect() { return {}; }
+bool GpuTrace::pause_kernels(bool) { return false; }
 uint32_t GpuTrace::stream_id(void*) const { return 0; }
 
 }  // namespace arena
