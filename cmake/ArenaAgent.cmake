@@ -9,9 +9,11 @@
 # and <RUN_DIR>/tools with the harness pieces those need, then runs the agent's adapter command
 # through arena-run-agent (deadline, optional sandbox: cmake/ArenaSandbox.cmake), which takes
 # only the candidate file into <RUN_DIR>/candidate/, lists every other change and writes
-# <RUN_DIR>/agent.json; transcripts go to <RUN_DIR>/logs/. Re-running with an existing
-# agent.json resumes (skips) unless REDO is on. The agent's own success or failure does not
-# fail this step: the gates judge whatever it left.
+# <RUN_DIR>/agent.json (an AgentResult of harness/common/result_schema.h), copied to
+# RESULT_FILE where arena-score reads it; transcripts go to <RUN_DIR>/logs/. Re-running with
+# an existing agent.json resumes (skips) unless REDO is on: the copy then says resumed, with
+# this run's times. The agent's own success or failure does not fail this step: the gates
+# judge whatever it left.
 cmake_minimum_required(VERSION 3.25)
 include("${CMAKE_CURRENT_LIST_DIR}/ArenaSuite.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/ArenaSandbox.cmake")
@@ -20,7 +22,7 @@ if(NOT DEFINED ARGS_FILE OR NOT EXISTS "${ARGS_FILE}")
   message(FATAL_ERROR "ArenaAgent: -DARGS_FILE=<agent_args.cmake> is required (got '${ARGS_FILE}')")
 endif()
 include("${ARGS_FILE}")
-foreach(_v TASK_DIR TASK_ID RUN_DIR AGENT AGENTS_DIR SUITE_DESCRIPTOR SUITE_PROMPT TIMEOUT_S CANDIDATE_FILE START_FILE
+foreach(_v TASK_DIR TASK_ID RUN_DIR RESULT_FILE AGENT AGENTS_DIR SUITE_DESCRIPTOR SUITE_PROMPT TIMEOUT_S CANDIDATE_FILE START_FILE
            KERNELS_DIR TOOLCHAIN COMPILE_SCRIPT HARNESS_INCLUDE SPEC_TOOL RUN_AGENT_TOOL DEVICE_INFO_TOOL CORRECT_TOOL
            PERF_TOOL DEVICE_LIB)
   if(NOT DEFINED ${_v} OR "${${_v}}" STREQUAL "")
@@ -39,15 +41,37 @@ set(_tools "${RUN_DIR}/tools")
 set(_logs "${RUN_DIR}/logs")
 set(_result "${RUN_DIR}/agent.json")
 
+# The step's result where arena-score looks for it, and its measurements for CDash.
+function(_arena_publish_agent_result json)
+  string(JSON _status GET "${json}" agent_status)
+  string(JSON _secs GET "${json}" seconds)
+  get_filename_component(_dir "${RESULT_FILE}" DIRECTORY)
+  file(MAKE_DIRECTORY "${_dir}")
+  file(WRITE "${RESULT_FILE}.tmp" "${json}\n")
+  file(RENAME "${RESULT_FILE}.tmp" "${RESULT_FILE}")
+  message("<CTestMeasurement type=\"text/string\" name=\"agent_status\">${_status}</CTestMeasurement>")
+  message("<CTestMeasurement type=\"numeric/double\" name=\"agent_seconds\">${_secs}</CTestMeasurement>")
+endfunction()
+
 if(EXISTS "${_result}" AND NOT REDO)
   file(READ "${_result}" _prev)
-  string(JSON _status GET "${_prev}" status)
-  message("${TASK_ID}: agent ${AGENT} already ran (status ${_status}); resuming from ${_result} (set REDO to run again)")
-  return()
+  string(JSON _status ERROR_VARIABLE _old GET "${_prev}" agent_status)
+  if(_old)
+    message("${TASK_ID}: ${_result} is not a result this KernelArena reads (${_old}); running the agent again")
+  else()
+    message("${TASK_ID}: agent ${AGENT} already ran (status ${_status}); resuming from ${_result} (set REDO to run again)")
+    # This run's times, so that arena-score takes the result as part of this run.
+    string(TIMESTAMP _now "%Y-%m-%dT%H:%M:%SZ" UTC)
+    string(JSON _prev SET "${_prev}" started "\"${_now}\"")
+    string(JSON _prev SET "${_prev}" finished "\"${_now}\"")
+    string(JSON _prev SET "${_prev}" resumed true)
+    _arena_publish_agent_result("${_prev}")
+    return()
+  endif()
 endif()
 
 # --- a fresh workspace and toolbox ---------------------------------------------------
-file(REMOVE_RECURSE "${_ws}" "${_tools}" "${_logs}" "${RUN_DIR}/candidate" "${_result}")
+file(REMOVE_RECURSE "${_ws}" "${_tools}" "${_logs}" "${RUN_DIR}/candidate" "${_result}" "${RESULT_FILE}")
 file(MAKE_DIRECTORY "${_ws}" "${_tools}" "${_logs}" "${RUN_DIR}/candidate" "${_tools}/task")
 if(NOT STATEMENT)  # the task's statement (arena_add_task's README, else the task folder's)
   set(STATEMENT "${TASK_DIR}/README.md")
@@ -236,7 +260,4 @@ if(NOT _rc EQUAL 0 OR NOT EXISTS "${_result}")
   message(FATAL_ERROR "${TASK_ID}: the agent runner failed (exit ${_rc})")
 endif()
 file(READ "${_result}" _json)
-string(JSON _status GET "${_json}" status)
-string(JSON _secs GET "${_json}" seconds)
-message("<CTestMeasurement type=\"text/string\" name=\"agent_status\">${_status}</CTestMeasurement>")
-message("<CTestMeasurement type=\"numeric/double\" name=\"agent_seconds\">${_secs}</CTestMeasurement>")
+_arena_publish_agent_result("${_json}")

@@ -258,7 +258,8 @@ function(_arena_add_agent_test id candidate_var)
   set(${candidate_var} "${run_dir}/candidate/${A_CANDIDATE_FILE}" PARENT_SCOPE)
   set(args_file "${ARENA_KERNELS_DIR}/${id}/agent_args.cmake")
   _arena_write_args_file("${args_file}"
-    TASK_DIR "${A_DIR}" TASK_ID "${id}" RUN_DIR "${run_dir}" AGENT "${ARENA_AGENT}" AGENTS_DIR "${ARENA_AGENTS_DIR}"
+    TASK_DIR "${A_DIR}" TASK_ID "${id}" RUN_DIR "${run_dir}" RESULT_FILE "${ARENA_GATE_RESULTS_DIR}/${id}/agent.json"
+    AGENT "${ARENA_AGENT}" AGENTS_DIR "${ARENA_AGENTS_DIR}"
     SUITE_DESCRIPTOR "${A_DESCRIPTOR}" SUITES_DIR "${ARENA_SUITES_DIR}" SUITE_PROMPT "${A_PROMPT}" TIMEOUT_S "${ARENA_AGENT_TIMEOUT_S}"
     CANDIDATE_FILE "${A_CANDIDATE_FILE}" START_FILE "${A_START}" BASELINE_FILE "${A_BASELINE}"
     TORCH_COMPILE "${A_TORCH_COMPILE}" STATEMENT "${A_README}" SOLUTION_FILE "${A_SOLUTION}"

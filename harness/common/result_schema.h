@@ -203,7 +203,7 @@ inline void put_nonempty(nlohmann::json& j, const char* name, const std::string&
 // What every result file starts with.
 struct ResultHeader {
   int schema_version = kResultSchemaVersion;
-  std::string gate;  // compile, correct_seen, correct_unseen, correct_all, perf, profile
+  std::string gate;  // compile, correct_seen, correct_unseen, correct_all, perf, profile, agent
   Status status = Status::Running;
   std::string task;               // <suite>/<task>
   std::string started, finished;  // ISO-8601 UTC
@@ -693,6 +693,60 @@ inline void from_json(const nlohmann::json& j, ProfileResult& r) {
   optional(j, "peak_fp32_flops", r.peak_fp32_flops);
   if (r.header.status == Status::Passed) required(j, "sides", r.sides);
   else optional(j, "sides", r.sides);
+}
+
+// --- agent step (arena-run-agent, driven by cmake/ArenaAgent.cmake) ---------------------------
+// The step passes whenever the runner worked: the agent's own ending is agent_status, and the
+// gates judge whatever it left.
+struct AgentResult {
+  ResultHeader header;
+  std::string agent, model;
+  std::string agent_status;  // finished (exit 0), failed, timed_out
+  double seconds = schema_detail::kNaN, timeout_s = schema_detail::kNaN;
+  std::optional<int> exit_code, signal;
+  bool timed_out = false, killed_leftover_processes = false, sandboxed = false, resumed = false;
+  std::vector<std::string> command;
+  bool candidate_taken = false, candidate_changed = false;
+  std::vector<std::string> ignored_changes;  // every change but the candidate file's
+};
+
+inline void to_json(nlohmann::json& j, const AgentResult& r) {
+  to_json(j, r.header);
+  j["agent"] = r.agent;
+  schema_detail::put_nonempty(j, "model", r.model);
+  j["agent_status"] = r.agent_status;
+  j["seconds"] = r.seconds;
+  j["timeout_s"] = r.timeout_s;
+  if (r.exit_code) j["exit_code"] = *r.exit_code;
+  if (r.signal) j["signal"] = *r.signal;
+  j["timed_out"] = r.timed_out;
+  j["killed_leftover_processes"] = r.killed_leftover_processes;
+  j["sandboxed"] = r.sandboxed;
+  j["resumed"] = r.resumed;
+  j["command"] = r.command;
+  j["candidate_taken"] = r.candidate_taken;
+  j["candidate_changed"] = r.candidate_changed;
+  j["ignored_changes"] = r.ignored_changes;
+}
+
+inline void from_json(const nlohmann::json& j, AgentResult& r) {
+  using namespace schema_detail;
+  from_json(j, r.header);
+  required(j, "agent", r.agent);
+  optional(j, "model", r.model);
+  required(j, "agent_status", r.agent_status);
+  required(j, "seconds", r.seconds);
+  optional(j, "timeout_s", r.timeout_s);
+  optional(j, "exit_code", r.exit_code);
+  optional(j, "signal", r.signal);
+  optional(j, "timed_out", r.timed_out);
+  optional(j, "killed_leftover_processes", r.killed_leftover_processes);
+  optional(j, "sandboxed", r.sandboxed);
+  optional(j, "resumed", r.resumed);
+  optional(j, "command", r.command);
+  optional(j, "candidate_taken", r.candidate_taken);
+  optional(j, "candidate_changed", r.candidate_changed);
+  optional(j, "ignored_changes", r.ignored_changes);
 }
 
 }  // namespace arena

@@ -47,6 +47,7 @@ struct GateResult {
   std::optional<CorrectResult> correct;
   std::optional<PerfResult> perf;
   std::optional<ProfileResult> profile;
+  std::optional<AgentResult> agent;
   std::string result_path;              // where the JSON was read from (or expected)
   std::string result_problem;           // why no JSON was used although the test names one
 };

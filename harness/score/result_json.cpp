@@ -49,8 +49,6 @@ std::string gate_of(const std::string& test_name) {
 
 }  // namespace
 
-bool writes_result(const std::string& gate) { return gate != "agent"; }
-
 std::vector<std::string> result_path_candidates(const std::string& test_name, const std::string& test_xml_path,
                                                 const std::vector<std::string>& result_dirs) {
   std::vector<std::string> out;
@@ -78,6 +76,7 @@ void read_gate_result(GateResult& g, const std::string& gate, const json& j, con
     else if (gate.rfind("correct_", 0) == 0) g.correct = j.get<CorrectResult>();
     else if (gate == "perf") g.perf = j.get<PerfResult>();
     else if (gate == "profile") g.profile = j.get<ProfileResult>();
+    else if (gate == "agent") g.agent = j.get<AgentResult>();
     else throw SchemaError("no result schema for gate '" + gate + "'");
   } catch (const SchemaError& e) {
     throw InputError(path + ": not a " + gate + " result of schema " + std::to_string(kResultSchemaVersion) + ": " +
@@ -88,7 +87,6 @@ void read_gate_result(GateResult& g, const std::string& gate, const json& j, con
 void attach_result_json(GateResult& g, const std::string& test_name, const std::vector<std::string>& result_dirs) {
   if (g.outcome == Outcome::not_run || g.outcome == Outcome::missing || g.outcome == Outcome::conflict) return;
   const std::string gate = gate_of(test_name);
-  if (!writes_result(gate)) return;
   const auto candidates = result_path_candidates(test_name, g.origin ? g.origin->path : "", result_dirs);
   if (candidates.empty()) {
     g.result_problem = "result file missing: " + (g.origin ? g.origin->path : std::string("the Test.xml")) +

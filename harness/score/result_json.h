@@ -12,9 +12,6 @@
 
 namespace arena::score {
 
-// The gates that write a result file (agent tests do not).
-bool writes_result(const std::string& gate);
-
 // Where to look for test `test_name`'s result, in order: under the build folder that holds the
 // Test.xml (<build>/Testing/<tag>/Test.xml -> <build>/arena/results/<test_name>.json), so a
 // build tree, a copy of it or an unpacked shard finds its own results; then under each of

@@ -166,10 +166,10 @@ TaskScore score_task(const std::string& suite, const std::string& task,
   }
   t.agent_seconds = kNaN;
   if (gates.count("agent") && gates.at("agent")) {
+    // The step passes whenever the runner worked; how the agent itself ended is in its result.
     const GateResult& a = gate("agent");
-    auto status = a.record.texts.find("agent_status");
-    t.agent = a.outcome == Outcome::passed && status != a.record.texts.end() ? status->second : outcome_name(a.outcome);
-    t.agent_seconds = measured(a, "agent_seconds");
+    t.agent = a.outcome == Outcome::passed && a.agent ? a.agent->agent_status : outcome_name(a.outcome);
+    if (a.agent) t.agent_seconds = a.agent->seconds;  // without its result the notes say why
     if (t.agent != "passed" && t.agent != "finished") {
       char secs[48] = "";
       if (std::isfinite(t.agent_seconds)) std::snprintf(secs, sizeof secs, " after %.0f s", t.agent_seconds);

@@ -6,11 +6,12 @@
 //
 //   arena-run-agent --timeout-s N --log-dir DIR --workdir DIR --result FILE
 //                   [--env NAME=VALUE ...] [--candidate FILE --take-to DIR]
-//                   [--record KEY=VALUE ...] [--sandboxed] -- command args...
+//                   [--record agent|model|task=VALUE ...] [--sandboxed] -- command args...
 //
-// The result (written atomically) holds the run (status, seconds, exit code or signal,
-// timed_out, killed_leftover_processes), each --record as a string, sandboxed, and with
-// --candidate: candidate_taken, candidate_changed and ignored_changes.
+// The result (written atomically) is an AgentResult of the result schema
+// (harness/common/result_schema.h): the run (agent_status, seconds, exit code or signal,
+// timed_out, killed_leftover_processes), the recorded agent, model and task, sandboxed, and
+// with --candidate: candidate_taken, candidate_changed and ignored_changes.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -33,6 +34,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gate_report.h"
+#include "result_schema.h"
 
 namespace {
 
@@ -40,7 +42,7 @@ using Clock = std::chrono::steady_clock;
 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr, "arena-run-agent: %s\nusage: arena-run-agent --timeout-s N --log-dir DIR --workdir DIR "
-                       "--result FILE [--env NAME=VALUE ...] [--candidate FILE --take-to DIR] [--record KEY=VALUE ...] "
+                       "--result FILE [--env NAME=VALUE ...] [--candidate FILE --take-to DIR] [--record agent|model|task=VALUE ...] "
                        "[--sandboxed] -- command args...\n", why);
   std::exit(2);
 }
@@ -126,7 +128,9 @@ int main(int argc, char** argv) {
       take_to = value();
     } else if (a == "--record") {
       records.push_back(value());
+      const std::string key = records.back().substr(0, records.back().find('='));
       if (records.back().find('=') == std::string::npos) usage(("--record " + records.back() + ": not KEY=VALUE").c_str());
+      if (key != "agent" && key != "model" && key != "task") usage(("--record " + key + ": records agent, model or task").c_str());
     } else if (a == "--sandboxed") {
       sandboxed = true;
     } else {
@@ -139,9 +143,11 @@ int main(int argc, char** argv) {
   std::filesystem::create_directories(log_dir);
   const auto before = candidate.empty() ? std::map<std::string, std::string>{} : snapshot(workdir);
 
-  nlohmann::json r = {{"command", std::vector<std::string>(argv + cmd_at, argv + argc)},
-                      {"timeout_s", timeout_s},
-                      {"started", arena::utc_now()}};
+  arena::AgentResult r;
+  r.header.gate = "agent";
+  r.header.started = arena::utc_now();
+  r.command.assign(argv + cmd_at, argv + argc);
+  r.timeout_s = timeout_s;
   auto t0 = Clock::now();
   pid_t pid = fork();
   if (pid < 0) usage("fork failed");
@@ -177,16 +183,18 @@ int main(int argc, char** argv) {
   // Whatever the agent started and left running (servers, watchers, sleeping children) ends too.
   bool leftovers = terminate_group(pid, 2.0);
 
-  r["seconds"] = std::chrono::duration<double>(Clock::now() - t0).count();
-  r["timed_out"] = timed_out;
-  r["killed_leftover_processes"] = leftovers;
-  if (WIFEXITED(status)) r["exit_code"] = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) r["signal"] = WTERMSIG(status);
-  r["status"] = timed_out ? "timed_out" : (WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "finished" : "failed");
-  r["finished"] = arena::utc_now();
-  r["sandboxed"] = sandboxed;
-  for (const auto& kv : records) r[kv.substr(0, kv.find('='))] = kv.substr(kv.find('=') + 1);
-  std::printf("agent %s after %.1f s%s%s\n", r["status"].get<std::string>().c_str(), r["seconds"].get<double>(),
+  r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  r.timed_out = timed_out;
+  r.killed_leftover_processes = leftovers;
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  r.agent_status = timed_out ? "timed_out" : (WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "finished" : "failed");
+  r.sandboxed = sandboxed;
+  for (const auto& kv : records) {
+    const std::string key = kv.substr(0, kv.find('=')), v = kv.substr(kv.find('=') + 1);
+    (key == "agent" ? r.agent : key == "model" ? r.model : r.header.task) = v;
+  }
+  std::printf("agent %s after %.1f s%s%s\n", r.agent_status.c_str(), r.seconds,
               WIFEXITED(status) ? (" (exit " + std::to_string(WEXITSTATUS(status)) + ")").c_str() : "",
               leftovers ? "; leftover processes were killed" : "");
   if (!candidate.empty()) {
@@ -204,13 +212,16 @@ int main(int argc, char** argv) {
     const bool taken = fs::is_regular_file(fs::symlink_status(fs::path(workdir) / candidate, ec)) &&
                        fs::copy_file(fs::path(workdir) / candidate, fs::path(take_to) / candidate,
                                      fs::copy_options::overwrite_existing, ec);
-    r["candidate_taken"] = taken;
-    r["candidate_changed"] = changed;
-    r["ignored_changes"] = ignored;
+    r.candidate_taken = taken;
+    r.candidate_changed = changed;
+    r.ignored_changes = ignored;
     std::printf("candidate changed: %s\n", changed ? "true" : "false");
     for (const auto& c : ignored) std::printf("  ignored change (only %s is taken): %s\n", candidate.c_str(), c.c_str());
     if (!taken) std::printf("  the agent left no %s: the compile gate will fail\n", candidate.c_str());
   }
+  // The step itself worked whatever the agent did: the gates judge what it left.
+  r.header.status = arena::Status::Passed;
+  r.header.finished = arena::utc_now();
   arena::write_json_atomic(result_path, r);
   return 0;
 }

@@ -3,7 +3,7 @@
 # tests/agents/CMakeLists.txt).
 cmake_minimum_required(VERSION 3.22)
 set(run "${WORK_DIR}/${CASE}")
-file(REMOVE_RECURSE "${run}")
+file(REMOVE_RECURSE "${run}" "${run}.result")
 set(task "${SOURCE_DIR}/tasks/hip2hip/gelu_f16")
 set(timeout 120)
 set(sandbox OFF)
@@ -40,7 +40,8 @@ endif()
 # The driver reads its settings from an args file, as the <id>/agent tests do; extra
 # NAME VALUE pairs override them.
 function(run_driver)
-  set(settings TASK_DIR "${task}" TASK_ID "${task_id}" RUN_DIR "${run}" AGENT "${agent}" AGENTS_DIR "${SOURCE_DIR}/agents"
+  set(settings TASK_DIR "${task}" TASK_ID "${task_id}" RUN_DIR "${run}" RESULT_FILE "${run}.result/agent.json"
+    AGENT "${agent}" AGENTS_DIR "${SOURCE_DIR}/agents"
     SUITE_DESCRIPTOR "${SOURCE_DIR}/suites/${suite}/suite.cmake" SUITE_PROMPT "${SOURCE_DIR}/suites/${suite}/prompt.md"
     TIMEOUT_S "${timeout}" CANDIDATE_FILE kernel.hip START_FILE "${start}" KERNELS_DIR "${KERNELS_DIR}"
     TOOLCHAIN "${TOOLCHAIN}" COMPILE_SCRIPT "${SOURCE_DIR}/cmake/ArenaCompileKernel.cmake"
@@ -72,7 +73,7 @@ endfunction()
 
 run_driver()
 file(READ "${run}/agent.json" result)
-string(JSON status GET "${result}" status)
+string(JSON status GET "${result}" agent_status)
 string(JSON changed GET "${result}" candidate_changed)
 string(JSON ignored GET "${result}" ignored_changes)
 if(EXISTS "${task}/baseline.hip")
@@ -86,13 +87,34 @@ file(READ "${run}/workspace/task.json" public_spec)
 expect("a public spec without unseen configurations" NOT public_spec MATCHES "unseen" AND NOT public_spec MATCHES "fuzz")
 expect("no solution in the workspace" NOT EXISTS "${run}/workspace/solution.hip" AND NOT EXISTS "${run}/workspace/reference.cpp")
 
+# The step's result where arena-score reads it: the run's record in the result schema.
+file(READ "${run}.result/agent.json" published)
+string(JSON gate GET "${published}" gate)
+string(JSON schema GET "${published}" schema_version)
+string(JSON step_status GET "${published}" status)
+string(JSON published_status GET "${published}" agent_status)
+expect("the published result in the schema (gate ${gate}, schema_version ${schema}, status ${step_status})"
+       gate STREQUAL "agent" AND schema GREATER 0 AND step_status STREQUAL "passed")
+expect("the published agent status to be the run's (${published_status} vs ${status})" published_status STREQUAL status)
+expect("the agent's status measurement for CDash" driver_output MATCHES "name=\"agent_status\">${status}<")
+
 if(CASE STREQUAL "improve")
   expect("a finished agent (got ${status})" status STREQUAL "finished")
   expect("the candidate changed" changed STREQUAL "ON" OR changed STREQUAL "true")
   expect("the taken candidate to hold the change" candidate_src MATCHES "const int block = 512;")
   # Resume: the same run name does not run the agent again...
+  string(JSON first_started GET "${published}" started)
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E sleep 1.1)
   run_driver()
   expect("a resumed run" driver_output MATCHES "already ran")
+  # ...but publishes its result again, marked resumed and stamped with this run's time, so
+  # that arena-score takes it as part of this run.
+  file(READ "${run}.result/agent.json" republished)
+  string(JSON resumed GET "${republished}" resumed)
+  string(JSON again_started GET "${republished}" started)
+  expect("the resumed result marked resumed (got ${resumed})" resumed STREQUAL "ON" OR resumed STREQUAL "true")
+  expect("the resumed result stamped anew (${first_started} then ${again_started})"
+         NOT again_started STREQUAL first_started)
   # ...unless asked to.
   run_driver(REDO ON)
   expect("a fresh run with REDO" driver_output MATCHES "running agent")

@@ -343,8 +343,9 @@ case $name in
     "$check" "$results/unfound/scores.json" overall:correct=0 overall:unjudged=5 overall:compiled=5 \
       'tasks:[hip2hip/gelu_f16]:device=null' 'tasks:[hip2hip/gelu_f16]:speedup=null' \
       'tasks:[hip2hip/gelu_f16]:unjudged_reason~^perf passed but recorded no speedup' \
-      "tasks:[hip2hip/gelu_f16]:notes:[0]~^compile: result file missing: .*flat/Test\.xml is not in a build folder's Testing/<tag>/" \
-      'warnings:[0]~^20 gate result file'
+      "tasks:[hip2hip/gelu_f16]:notes:[0]~^agent: result file missing: .*flat/Test\.xml is not in a build folder's Testing/<tag>/" \
+      "tasks:[hip2hip/gelu_f16]:notes:[1]~^compile: result file missing: .*flat/Test\.xml is not in a build folder's Testing/<tag>/" \
+      'warnings:[0]~^21 gate result file'
     "$score" "$work/flat/Test.xml" --results-dir "$results" --run found --gate-results "$work/elsewhere/results"
     "$check" "$results/found/scores.json" overall:correct=5 overall:geomean_speedup_correct=2.782221 \
       'tasks:[hip2hip/gelu_f16]:device=NVIDIA H200' 'tasks:[hip2hip/gelu_f16]:fraction_of_peak=0.522312' \

@@ -78,6 +78,7 @@ case $gate in
     echo "<CTestMeasurement type=\"numeric/double\" name=\"speedup\">$speedup</CTestMeasurement>"
     echo '<CTestMeasurement type="text/string" name="verdict">FASTER</CTestMeasurement>'
     json="{$v, \"gate\": \"perf\", \"status\": \"passed\", \"started\": \"$now\", \"method\": {\"budget_s\": 5, \"delta\": 0.01}, \"configs\": [], \"speedup\": $speedup, \"ci95_low\": $speedup, \"ci95_high\": $speedup, \"verdict\": \"FASTER\", \"device\": {\"name\": \"Test GPU\"}}" ;;
+  agent) json="{$v, \"gate\": \"agent\", \"status\": \"passed\", \"started\": \"$now\", \"agent\": \"replay\", \"agent_status\": \"finished\", \"seconds\": 2.5}" ;;
   *) json="" ;;
 esac
 if [ -n "$res" ] && [ -n "$json" ]; then mkdir -p "$(dirname "$res")" && echo "$json" >"$res"; fi
@@ -96,7 +97,7 @@ function(task suite name speedup agent)
   set(r "${CMAKE_BINARY_DIR}/arena/results/${id}")
   set(g sh "${CMAKE_SOURCE_DIR}/gate.sh")
   if(agent)
-    add_test(NAME ${id}/agent COMMAND ${g} agent 0)
+    add_test(NAME ${id}/agent COMMAND ${g} agent 0 --result "${r}/agent.json")
     set_tests_properties(${id}/agent PROPERTIES LABELS "${suite};agent" FIXTURES_SETUP ${id}/agent)
   endif()
   add_test(NAME ${id}/compile COMMAND ${g} compile 0 "-DRESULT=${r}/compile.json")
@@ -246,7 +247,7 @@ cat "$work/merge.out"
 "$check" "$work/results/run1/scores.json" \
   inputs#3 overall:tasks=7 overall:correct=7 overall:judged=7 overall:geomean_speedup_correct=2.691800 \
   duplicates#0 conflicts#0 warnings#0 'inputs:[0]:fuzz_seeds:[0]~^123456789$' 'inputs:[2]:fuzz_seeds:[0]~^123456789$' \
-  'tasks:[s/t1]:agent=passed' 'tasks:[s/t7]:speedup=16' 'tasks:[s/t7]:gates:perf:files:[0]~/shard-0/' \
+  'tasks:[s/t1]:agent=finished' 'tasks:[s/t1]:agent_seconds=2.5' 'tasks:[s/t7]:speedup=16' 'tasks:[s/t7]:gates:perf:files:[0]~/shard-0/' \
   'tasks:[s/t6]:gates:perf:result~/shared/run1/shard-2/arena/results/s/t6/perf\.json$' 'tasks:[s/t2]:notes#0' \
   'tasks:[s/t1]:device=Test GPU'
 # a shard that never arrived: the scoring job names it and scores nothing

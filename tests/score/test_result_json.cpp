@@ -55,8 +55,6 @@ TEST(ResultJson, FoundByTestNameBesideTheTestXmlThenInGivenFolders) {
   EXPECT_EQ(c[2], "/x/s/t/perf.json");
   // not inside a build folder's Testing/<tag>/: only the folders given
   EXPECT_TRUE(result_path_candidates("s/t/perf", "/tmp/flat/Test.xml", {}).empty());
-  EXPECT_TRUE(writes_result("correct_unseen"));
-  EXPECT_FALSE(writes_result("agent"));
 }
 
 TEST(ResultJson, ParsesUtc) {
@@ -118,13 +116,19 @@ TEST(ResultJson, MissingAndUnreadableFilesAreReported) {
   g = b.gate(Outcome::passed);
   attach_result_json(g, "s/t/perf", {});
   EXPECT_NE(g.result_problem.find("is not valid JSON"), std::string::npos);
-  // tests that never started have nothing to read and nothing to report; agent tests write none here
+  // tests that never started have nothing to read and nothing to report
   g = b.gate(Outcome::not_run);
   attach_result_json(g, "s/t/perf", {});
   EXPECT_TRUE(g.result_problem.empty());
+  // the agent step writes its result like a gate: one missing is reported, one present is read
   g = b.gate(Outcome::passed);
   attach_result_json(g, "s/t/agent", {});
-  EXPECT_TRUE(g.result_problem.empty());
+  EXPECT_EQ(g.result_problem, "result file missing: " + (b.root / "build/arena/results/s/t/agent.json").string());
+  b.write("agent", result("agent", "passed", "2026-11-21T23:49:00Z", R"("agent": "replay", "agent_status": "failed", "seconds": 3.5)"));
+  g = b.gate(Outcome::passed);
+  attach_result_json(g, "s/t/agent", {});
+  ASSERT_TRUE(g.agent) << g.result_problem;
+  EXPECT_EQ(g.agent->agent_status, "failed");
 }
 
 TEST(ResultJson, AFileOfAnotherSchemaStopsTheScoringNamingFileAndVersion) {

@@ -150,3 +150,27 @@ TEST(ResultSchema, UnknownVersionsAndMissingKeysAreRefusedByName) {
     EXPECT_STREQ(e.what(), "key 'compiled' has the wrong type (string)");
   }
 }
+
+TEST(ResultSchema, AgentResultRoundTripsAndNeedsItsStatus) {
+  AgentResult a;
+  a.header.gate = "agent";
+  a.header.status = Status::Passed;
+  a.header.task = "hip2hip/gelu_f16";
+  a.agent = "replay";
+  a.agent_status = "timed_out";
+  a.seconds = 3600.2;
+  a.timed_out = true;
+  a.signal = 15;
+  a.ignored_changes = {"added notes.txt"};
+  expect_round_trip(a);
+  json j = a;
+  EXPECT_EQ(j["status"], "passed");
+  EXPECT_EQ(j["agent_status"], "timed_out");
+  EXPECT_FALSE(j.contains("exit_code"));
+  auto b = j.get<AgentResult>();
+  EXPECT_EQ(b.agent_status, "timed_out");
+  EXPECT_EQ(b.signal, 15);
+  EXPECT_EQ(b.ignored_changes, a.ignored_changes);
+  j.erase("agent_status");
+  EXPECT_THROW(j.get<AgentResult>(), SchemaError);
+}

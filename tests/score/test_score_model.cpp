@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -219,16 +220,36 @@ TEST(ScoreModel, AgentStatusAndJson) {
   EXPECT_EQ(j["configs"][1]["ci95_low"], nullptr);  // NaN is written as null
   EXPECT_EQ(j["aka_score"], 320.0);
   EXPECT_FALSE(j.contains("unjudged_reason"));
-  // the agent test passes when the agent fails: its agent_status measurement says how it ended
+  // the agent step passes when the agent fails: its result file says how the agent ended
   x.g["agent"] = gate(Outcome::passed);
-  x.g["agent"].record.texts["agent_status"] = "failed";
-  x.g["agent"].record.numbers["agent_seconds"] = 42.4;
+  arena::AgentResult a;
+  a.header.gate = "agent";
+  a.header.status = arena::Status::Passed;
+  a.agent = "claude_code";
+  a.agent_status = "failed";
+  a.seconds = 42.4;
+  x.g["agent"].agent = a;
   t = x.score();
   EXPECT_EQ(t.agent, "failed");
   EXPECT_DOUBLE_EQ(t.agent_seconds, 42.4);
   ASSERT_FALSE(t.notes.empty());
   EXPECT_EQ(t.notes[0], "agent: failed after 42 s; the gates judged what it left");
   EXPECT_TRUE(t.correct);  // judged on what it left
+}
+
+TEST(ScoreModel, AgentMeasurementsAloneAreNotAResult) {
+  // CTest's measurements are for CDash: without the step's result file the agent's ending is
+  // unknown, and the note says why.
+  Gates x = all_passed(perf_json(2.0, 1.9, 2.1, "FASTER"));
+  x.g["agent"] = gate(Outcome::passed);
+  x.g["agent"].record.texts["agent_status"] = "failed";
+  x.g["agent"].record.numbers["agent_seconds"] = 42.4;
+  x.g["agent"].result_problem = "result file missing: /b/arena/results/hip2hip/t/agent.json";
+  TaskScore t = x.score();
+  EXPECT_EQ(t.agent, "passed");
+  EXPECT_TRUE(std::isnan(t.agent_seconds));
+  EXPECT_NE(std::find(t.notes.begin(), t.notes.end(), "agent: result file missing: /b/arena/results/hip2hip/t/agent.json"),
+            t.notes.end());
 }
 
 TEST(ScoreModel, SpeedupsOverEachReference) {
