@@ -3,15 +3,14 @@
 //   arena-profile launch --task T --kernel K [--config I] [--info out.json]
 //                        [--flush-bytes N --flush-mode M] [--launches N] [--trace CLOCK]
 //       draws the perf gate's inputs for seen configuration I, launches the kernel for 100 ms
-//       (warm-up: JIT, autotuning, caches, clocks) and then once inside the profiler's capture range
-//       (ncu --profile-from-start off profiles only that one). --info writes the device's
-//       name and peaks for the report. --flush-bytes sweeps the caches before every launch as
-//       the perf gate does (arena_dev_flush, mode M), for ncu --cache-control none: ncu then
-//       sees the caches the gate's samples see. --launches N measures N launches, each in its
-//       own capture range. --trace times them instead and prints the times as JSON (the clocks
-//       are listed at LaunchClock). --kernel empty launches the backend's empty
-//       kernel (no task needed): what either clock reads for no work. --gap-us leaves the GPU
-//       idle that long between the sweep and the launch.
+//       (warm-up: JIT, autotuning, caches, clocks) and then N times (default 1), each inside
+//       the profiler's capture range (ncu --profile-from-start off profiles only those).
+//       --info writes the device's name and peaks for the report. --flush-bytes sweeps the
+//       caches before every launch as the perf gate does (arena_dev_flush, mode M), for ncu
+//       --cache-control none: ncu then sees the caches the gate's samples see. --trace times
+//       the N launches with a clock instead and prints the times as JSON (the clocks are
+//       listed at LaunchClock). --kernel empty launches the backend's empty kernel (no task
+//       needed): what a clock reads for no work.
 //   arena-profile metrics
 //       the fixed metric set, for ncu --metrics.
 //   arena-profile report --side NAME=ncu.csv [--side ...] [--info device.json]
@@ -20,14 +19,14 @@
 //       speed-of-light, occupancy, resources, top stalls and a bottleneck class per side.
 // Only seen configurations can be profiled: unseen ones never reach a workspace.
 #include <chrono>
-#include <memory>
-#include <optional>
-#include <utility>
-#include <vector>
 #include <cstdio>
 #include <fstream>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "device.h"
 #include "gate_report.h"
@@ -51,15 +50,14 @@ namespace {
 //   cupti          the workers' own, the activity trace's span of the launch (arena-profile-trace
 //                  only, since arena-profile must load without the GPU driver's library);
 //   events         device events, no tracer in the process;
-//   events-traced  device events with the tracer recording kernels;
-//   alternate      the tracer on, recording kernels on odd launches only; events on every launch
-//                  (what pausing the tracer's kernel records does to a kernel's time).
+//   alternate      the tracer on, recording kernels on odd launches only, events on every launch:
+//                  the perf gate's audit and timed samples (event_clock.h), and what the
+//                  tracer's kernel records do to a kernel's time.
 class LaunchClock {
  public:
   explicit LaunchClock(const std::string& kind) : kind_(kind) {
     if (kind_.empty() || kind_ == "events") return;
-    if (kind_ != "cupti" && kind_ != "events-traced" && kind_ != "alternate")
-      throw std::invalid_argument("--trace takes cupti, events, events-traced or alternate");
+    if (kind_ != "cupti" && kind_ != "alternate") throw std::invalid_argument("--trace takes cupti, events or alternate");
 #ifdef ARENA_PROFILE_TRACE
     if (!GpuTrace::get().available()) throw std::runtime_error("--trace " + kind_ + ": " + GpuTrace::get().why());
 #else
@@ -116,7 +114,7 @@ class LaunchClock {
 
 int launch_main(int argc, char** argv) {
   RunnerOptions opt(argc, argv,
-                    {"task", "kernel", "config", "info", "timeout-s", "flush-bytes", "flush-mode", "launches", "trace", "gap-us"});
+                    {"task", "kernel", "config", "info", "timeout-s", "flush-bytes", "flush-mode", "launches", "trace"});
   const bool empty = opt.get("kernel") == "empty";
   const int launches = static_cast<int>(opt.number("launches", 1));
   if (launches < 1 || launches > 1000) throw std::invalid_argument("--launches takes 1 to 1000");
@@ -124,7 +122,6 @@ int launch_main(int argc, char** argv) {
   const size_t flush_bytes = static_cast<size_t>(opt.number("flush-bytes", 0)) / 16 * 16;
   const int flush_mode = static_cast<int>(opt.number("flush-mode", 0));
   if (flush_mode < 0 || flush_mode > 2) throw std::invalid_argument("--flush-mode takes 0, 1 or 2");
-  const double gap_us = opt.number("gap-us", 0);
   std::optional<TaskSpec> task;
   int index = 0;
   if (!empty) {
@@ -167,12 +164,6 @@ int launch_main(int argc, char** argv) {
   auto launch = [&](bool measured, uint64_t tag) {
     if (d) d->prepare_launch(stream);
     if (flush_bytes > 0) check(arena_dev_flush(flush.get(), flush_bytes, flush_mode, stream.get()), "flushing caches");
-    if (gap_us > 0) {  // the GPU idle between the sweep and the launch
-      if (!stream.wait(timeout_s)) throw std::runtime_error("the cache sweep did not finish");
-      const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double, std::micro>(gap_us);
-      while (std::chrono::steady_clock::now() < until) {
-      }
-    }
     if (measured && clock.on()) clock.start(stream, tag);
     if (measured && !clock.on()) check(arena_dev_profiler(1), "opening the profiler's capture range");
     // The clock stops behind the launch's work, before the host waits for it.
