@@ -55,9 +55,11 @@ namespace {
 //                  tracer's kernel records do to a kernel's time.
 class LaunchClock {
  public:
+  static bool known(const std::string& kind) {
+    return kind.empty() || kind == "events" || kind == "cupti" || kind == "alternate";
+  }
   explicit LaunchClock(const std::string& kind) : kind_(kind) {
     if (kind_.empty() || kind_ == "events") return;
-    if (kind_ != "cupti" && kind_ != "alternate") throw std::invalid_argument("--trace takes cupti, events or alternate");
 #ifdef ARENA_PROFILE_TRACE
     if (!GpuTrace::get().available()) throw std::runtime_error("--trace " + kind_ + ": " + GpuTrace::get().why());
 #else
@@ -122,6 +124,7 @@ int launch_main(int argc, char** argv) {
   const size_t flush_bytes = static_cast<size_t>(opt.number("flush-bytes", 0)) / 16 * 16;
   const int flush_mode = static_cast<int>(opt.number("flush-mode", 0));
   if (flush_mode < 0 || flush_mode > 2) throw std::invalid_argument("--flush-mode takes 0, 1 or 2");
+  if (!LaunchClock::known(opt.get("trace"))) throw std::invalid_argument("--trace takes cupti, events or alternate");
   std::optional<TaskSpec> task;
   int index = 0;
   if (!empty) {
