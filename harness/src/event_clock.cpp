@@ -1,7 +1,8 @@
 #include "event_clock.h"
 
-#include <algorithm>
 #include <cmath>
+
+#include "stats.h"
 
 namespace arena {
 
@@ -12,12 +13,7 @@ void EventOverhead::add(double event_us, double span_us) {
 
 std::optional<double> EventOverhead::value() const {
   if (diffs_.empty()) return std::nullopt;
-  std::vector<double> v = diffs_;
-  const size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  if (v.size() % 2) return v[mid];
-  const double upper = v[mid];
-  return (upper + *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid))) / 2;
+  return median(diffs_);
 }
 
 }  // namespace arena

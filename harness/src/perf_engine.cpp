@@ -133,11 +133,11 @@ void PerfEngine::prepare() {
       }
   // Replayed sides time by events with the tracer's kernel records off (event_clock.h); only
   // when every timed side can, so that a speedup's two times come from the same clock.
-  bool quiet = true;
+  quiet_timing_ = true;
   for (auto& c : configs_)
-    for (SideRun& s : c->sides) quiet = quiet && s.side->can_time_quietly();
+    for (SideRun& s : c->sides) quiet_timing_ = quiet_timing_ && s.side->can_time_quietly();
   for (auto& c : configs_)
-    for (SideRun& s : c->sides) s.side->set_quiet_timing(quiet);
+    for (SideRun& s : c->sides) s.side->set_quiet_timing(quiet_timing_);
   // Every launch is recorded: no host code of any kernel runs from here on.
   for (Side* s : sides_) s->ask_recorder_to_exit();
   for (Side* s : sides_) s->stop_recorder();

@@ -102,6 +102,7 @@ class PerfEngine {
   std::map<std::string, double> spent_s_;  // wall time by step (inputs, recording, rounds...), for the record
   uint64_t salt_ = 0;  // makes every gate's inputs new
   std::string timing_ = "events";
+  bool quiet_timing_ = false;  // every timed side on the event clock (event_clock.h)
 };
 
 }  // namespace arena

@@ -152,12 +152,12 @@ PerfReport PerfEngine::report() {
       if (s->describe().value("timing", "") != how) return false;
     return true;
   };
-  if (all_timed("GPU activity span (CUPTI)"))
-    timing_ = "the GPU's own start and end of the launch's work (activity trace), after a cache flush";
-  else if (all_timed("device events, their overhead calibrated on audit samples (CUPTI)"))
+  if (quiet_timing_)
     timing_ = "device events around one launch with the activity trace's kernel records off (they slow some "
               "kernels), less the events' own overhead (event time minus activity span on traced audit samples "
               "of the same rounds), after a cache flush";
+  else if (all_timed("GPU activity span (CUPTI)"))
+    timing_ = "the GPU's own start and end of the launch's work (activity trace), after a cache flush";
   else
     timing_ = "device events around one launch, after a cache flush";
   PerfReport out;

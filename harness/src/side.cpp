@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <optional>
 #include <sstream>
 
 #include "gate_report.h"
@@ -409,12 +410,13 @@ RoundResult Side::round(int set, int samples, uint64_t key, size_t flush_bytes, 
       EventOverhead& overhead = overhead_[set];
       for (int i = samples; i < samples + audit; ++i)
         overhead.add(list[i].value("event_us", -1.0), list[i].value("gpu_us", -1.0));
-      if (!overhead.value())
+      const std::optional<double> floor_us = overhead.value();
+      if (!floor_us)
         throw WorkerError(WorkerError::Failed, role_ + ": no audit sample of " + bindings_.at(set).first +
                                                    " recorded its kernels, so the events' overhead is unknown");
       for (int i = 0; i < samples; ++i) {
         const double ev = list[i].value("event_us", -1.0);
-        r.samples.push_back({ev - *overhead.value(), ev});
+        r.samples.push_back({ev - *floor_us, ev});
       }
     } else {
       for (const auto& s : list) r.samples.push_back({s.value("gpu_us", -1.0), s.value("event_us", -1.0)});
