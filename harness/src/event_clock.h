@@ -1,4 +1,4 @@
-// The event clock of replayed launches (docs/DESIGN.md, "Timing"). The activity tracer's
+// The event clock of replayed launches (docs/DESIGN.md, "Performance"). The activity tracer's
 // kernel records slow some kernels while they are on (a naive one-element-per-thread GELU by
 // 12 % on an H100), so a replaying executor times most samples with its kernel records off,
 // by device events around the launch, and a few audit samples with them on. An audit sample

@@ -486,8 +486,10 @@ json Worker::round(const json& h) {
       }
       out["inputs_modified"] = modified;
     }
+    // Each sample finishes before the next is queued: with the next sample's steps queued
+    // behind it, the end event read 0.6-0.9 us later on an H100 (docs/DESIGN.md, "Performance").
+    if (!finished(h.value("timeout_s", 60.0), out)) return out;
   }
-  if (!finished(h.value("timeout_s", 60.0), out)) return out;
   out["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const std::vector<GpuActivity> acts = trace.collect();
   json list = json::array();
