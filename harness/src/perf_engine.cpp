@@ -7,6 +7,7 @@
 #include <random>
 #include <sstream>
 
+#include "device_api.h"
 #include "launch.h"
 #include "perf_engine_state.h"
 
@@ -50,6 +51,9 @@ void PerfEngine::prepare() {
   size_t flush = opt_.flush_bytes;
   if (flush == 0) flush = std::max<size_t>(2 * static_cast<size_t>(device_.l2_bytes), size_t{256} << 20);
   opt_.flush_bytes = (flush + 15) / 16 * 16;
+  flush_buffer_ = std::make_unique<DeviceBuffer>(opt_.flush_bytes);
+  check(arena_dev_fill(flush_buffer_->get(), 0, opt_.flush_bytes, stream_->get()), "clearing the flush buffer");
+  if (!stream_->wait(60)) throw std::runtime_error("clearing the flush buffer did not finish within 60 s");
 
   const uint64_t task_key = hash_name(task_.suite + "/" + task_.name);
   for (size_t i = 0; i < task_.seen.size(); ++i) {
@@ -151,7 +155,7 @@ bool PerfEngine::timed_round(ConfigRun& c, SideRun& s, std::vector<double>* samp
                        (samples_ms ? 0x5A5Aull : 0xA5A5ull);
   SnapshotTarget* snap = samples_ms && s.kept ? s.kept->choose(round, opt_.samples_per_round) : nullptr;
   Spent spent(spent_s_, samples_ms ? "rounds_s" : "warm_up_rounds_s");
-  RoundResult r = s.side->round(c.set_id(s), opt_.samples_per_round, key, opt_.flush_bytes, opt_.flush_mode,
+  RoundResult r = s.side->round(c.set_id(s), opt_.samples_per_round, key, *flush_buffer_, opt_.flush_mode,
                                 0xFEDCBA9876543210ull ^ key, snap, opt_.kernel_timeout_s + 5);
   if (!r.outcome.ok()) {
     fatal_ = r.outcome.message;

@@ -92,6 +92,7 @@ class PerfEngine {
   PerfOptions opt_;
   std::unique_ptr<StoppingRule> rule_;
   std::unique_ptr<Stream> stream_;
+  std::unique_ptr<DeviceBuffer> flush_buffer_;  // the cache sweep every sample of every side reads, lent to the executors
   std::vector<std::unique_ptr<ConfigRun>> configs_;
   std::vector<std::string> failures_;
   nlohmann::json gbench_ = nlohmann::json::object();

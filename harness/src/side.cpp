@@ -382,7 +382,7 @@ void Side::bind(int set, const Config& c, const DeviceTensors& t) {
   w.process->call(json{{"op", "bind"}, {"set", set}, {"binding", binding_to_json(b)}, {"recipe", c.label}}, 60);
 }
 
-RoundResult Side::round(int set, int samples, uint64_t key, size_t flush_bytes, int flush_mode, uint64_t workspace_pattern,
+RoundResult Side::round(int set, int samples, uint64_t key, const DeviceBuffer& flush, int flush_mode, uint64_t workspace_pattern,
                         const SnapshotTarget* snapshot, double timeout_s) {
   RoundResult r;
   const auto t0 = std::chrono::steady_clock::now();
@@ -390,10 +390,11 @@ RoundResult Side::round(int set, int samples, uint64_t key, size_t flush_bytes, 
   try {
     Worker& w = executor();
     if (snapshot) lend(w, snapshot->allocations);
+    lend(w, {&flush});
     const int audit = quiet_ ? kAuditSamples : 0;
     json req = {{"op", "round"},         {"set", set},
-                {"samples", samples + audit}, {"key", key},
-                {"flush_bytes", flush_bytes}, {"flush_mode", flush_mode}, {"workspace_pattern", workspace_pattern},
+                {"samples", samples + audit}, {"key", key}, {"flush_buffer", flush.id()},
+                {"flush_bytes", flush.bytes()}, {"flush_mode", flush_mode}, {"workspace_pattern", workspace_pattern},
                 {"timeout_s", timeout_s}};
     if (quiet_) req["first_audit"] = samples;
     if (snapshot)

@@ -91,7 +91,9 @@ class Side {
   LaunchOutcome launch(const Config& c, const DeviceTensors& t, double timeout_s, const std::string& where);
   // Perf: binds `t` as buffer set `set` for rounds.
   void bind(int set, const Config& c, const DeviceTensors& t);
-  RoundResult round(int set, int samples, uint64_t key, size_t flush_bytes, int flush_mode, uint64_t workspace_pattern,
+  // Perf: `samples` timed samples on set `set`, each after a sweep over `flush` (lent to the
+  // executor: every side sweeps the same buffer).
+  RoundResult round(int set, int samples, uint64_t key, const DeviceBuffer& flush, int flush_mode, uint64_t workspace_pattern,
                     const SnapshotTarget* snapshot, double timeout_s);
   // Whether rounds can time by events with the tracer's kernel records off (event_clock.h): a
   // replaying executor with the activity tracer. set_quiet_timing(true) makes them do so, each

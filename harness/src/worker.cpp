@@ -83,7 +83,6 @@ class Worker {
   std::map<uint64_t, Mapped> mapped_;
   std::map<std::string, Recipe> recipes_;
   std::map<int, Bound> bound_;
-  std::unique_ptr<DeviceBuffer> flush_;
   std::vector<std::unique_ptr<Event>> events_;
   uint64_t next_tag_ = 1;
   bool exit_ = false;
@@ -396,10 +395,12 @@ json Worker::round(const json& h) {
   const size_t flush_bytes = h.at("flush_bytes").get<size_t>() / 16 * 16;
   const int flush_mode = h.value("flush_mode", 0);
   if (samples < 1 || samples > 1000) throw std::runtime_error("round: 1 to 1000 samples");
-  if (!flush_ || flush_->bytes() != flush_bytes) {
-    flush_ = std::make_unique<DeviceBuffer>(flush_bytes);
-    check(arena_dev_fill(flush_->get(), 0, flush_bytes, stream_->get()), "clearing the flush buffer");
-  }
+  // The cache sweep reads the judge's buffer, the same for every side, so every side's sample
+  // starts from the same cache contents.
+  TensorRef sweep;
+  sweep.buffer = h.at("flush_buffer").get<uint64_t>();
+  sweep.bytes = flush_bytes;
+  void* flush = reinterpret_cast<void*>(address(sweep));
   while (events_.size() < 2 * static_cast<size_t>(samples)) events_.push_back(std::make_unique<Event>());
   std::optional<Snapshot> snap;
   if (h.contains("snapshot") && !h["snapshot"].is_null()) {
@@ -448,7 +449,7 @@ json Worker::round(const json& h) {
       check(arena_dev_fill(reinterpret_cast<void*>(b.addresses.back()), ws_pattern ^ (0x9E3779B97F4A7C15ull * i),
                            b.spec.workspace.bytes / 8 * 8, s),
             "poisoning the workspace");
-    check(arena_dev_flush(flush_->get(), flush_bytes, flush_mode, s), "flushing caches");
+    check(arena_dev_flush(flush, flush_bytes, flush_mode, s), "flushing caches");
     events_[2 * i]->record(*stream_);
     tags[i] = next_tag_++;
     int rc = 0;

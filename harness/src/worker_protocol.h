@@ -9,7 +9,8 @@
 //   recipe          {key, recipe, buffers} + image blobs     (replay: install and check a recipe)
 //   bind            {set, binding, recipe?}
 //   launch          {set, timeout_s}                         -> {outcome, message, gpu_us, kernels}
-//   round           {set, samples, key, flush_bytes, workspace_pattern, timeout_s, snapshot?, first_audit?}
+//   round           {set, samples, key, flush_buffer, flush_bytes, flush_mode, workspace_pattern, timeout_s,
+//                    snapshot?, first_audit?}   (flush_buffer: a lent buffer's id, swept before each sample)
 //                                                            -> {outcome, samples: [{gpu_us?, event_us}], quiet_samples}
 //                   (a replaying executor given first_audit times the samples before it by events
 //                   alone, the tracer's kernel records off: those have no gpu_us; quiet_samples
