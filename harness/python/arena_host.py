@@ -33,27 +33,26 @@ def _provider(kind):
     raise ValueError(f"unknown Python kernel kind '{kind}' (torch, triton)")
 
 
+# What a Python kernel may define, each handed to C as a function pointer: the object's
+# method, the C function type it is wrapped in, and the loader's result field that takes it.
+_CALLBACKS = (
+    ("launch", arena_abi.LAUNCH_FN, "launch"),
+    ("workspace_size", arena_abi.WORKSPACE_FN, "workspace_size"),
+    ("reference", arena_abi.REFERENCE_FN, "reference"),
+    ("image_of", arena_abi.IMAGE_FN, "image"),
+)
+
+
 def _load(spec, role, task_file, out, err, err_len):
     try:
         kind, mode, where = spec.decode().split(":", 2)
         obj = _provider(kind)(mode, where, role.decode(), task_file.decode())
         o = out.contents
-        if hasattr(obj, "launch"):
-            f = arena_abi.LAUNCH_FN(obj.launch)
-            _alive.append(f)
-            o.launch = ctypes.cast(f, ctypes.c_void_p).value
-        if hasattr(obj, "workspace_size"):
-            f = arena_abi.WORKSPACE_FN(obj.workspace_size)
-            _alive.append(f)
-            o.workspace_size = ctypes.cast(f, ctypes.c_void_p).value
-        if hasattr(obj, "reference"):
-            f = arena_abi.REFERENCE_FN(obj.reference)
-            _alive.append(f)
-            o.reference = ctypes.cast(f, ctypes.c_void_p).value
-        if hasattr(obj, "image_of"):
-            f = arena_abi.IMAGE_FN(obj.image_of)
-            _alive.append(f)
-            o.image = ctypes.cast(f, ctypes.c_void_p).value
+        for method, fn_type, slot in _CALLBACKS:
+            if hasattr(obj, method):
+                f = fn_type(getattr(obj, method))
+                _alive.append(f)
+                setattr(o, slot, ctypes.cast(f, ctypes.c_void_p).value)
         o.writes_outputs = 1 if getattr(obj, "writes_outputs", True) else 0
         _alive.append(obj)
         return 0
