@@ -139,6 +139,7 @@ class FieldWriter {
   void when_set(const char* key, const std::optional<T>& v) {
     if (v) j_[key] = *v;
   }
+  // A map of numbers; NaN is written null (read_numbers reads it back as NaN).
   void numbers(const char* key, const std::map<std::string, double>& v, Need) { j_[key] = v; }
   // A struct whose keys stand at this level (a result's header).
   template <class T>
@@ -227,7 +228,10 @@ void from_json(const nlohmann::json& j, T& v) {
   visit(#member, self.member) __VA_OPT__(, ARENA_FIELDS_AGAIN_ ARENA_FIELDS_PARENS_(visit, self, __VA_ARGS__))
 #define ARENA_FIELDS_AGAIN_() ARENA_FIELDS_ONE_
 #define ARENA_FIELDS_PARENS_ ()
-#define ARENA_FIELDS_EXPAND_(...) ARENA_FIELDS_EXPAND3_(ARENA_FIELDS_EXPAND3_(ARENA_FIELDS_EXPAND3_(ARENA_FIELDS_EXPAND3_(__VA_ARGS__))))
-#define ARENA_FIELDS_EXPAND3_(...) ARENA_FIELDS_EXPAND2_(ARENA_FIELDS_EXPAND2_(ARENA_FIELDS_EXPAND2_(ARENA_FIELDS_EXPAND2_(__VA_ARGS__))))
-#define ARENA_FIELDS_EXPAND2_(...) ARENA_FIELDS_EXPAND1_(ARENA_FIELDS_EXPAND1_(ARENA_FIELDS_EXPAND1_(ARENA_FIELDS_EXPAND1_(__VA_ARGS__))))
+#define ARENA_FIELDS_EXPAND_(...) \
+  ARENA_FIELDS_EXPAND3_(ARENA_FIELDS_EXPAND3_(ARENA_FIELDS_EXPAND3_(ARENA_FIELDS_EXPAND3_(__VA_ARGS__))))
+#define ARENA_FIELDS_EXPAND3_(...) \
+  ARENA_FIELDS_EXPAND2_(ARENA_FIELDS_EXPAND2_(ARENA_FIELDS_EXPAND2_(ARENA_FIELDS_EXPAND2_(__VA_ARGS__))))
+#define ARENA_FIELDS_EXPAND2_(...) \
+  ARENA_FIELDS_EXPAND1_(ARENA_FIELDS_EXPAND1_(ARENA_FIELDS_EXPAND1_(ARENA_FIELDS_EXPAND1_(__VA_ARGS__))))
 #define ARENA_FIELDS_EXPAND1_(...) __VA_ARGS__

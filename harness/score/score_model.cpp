@@ -304,8 +304,8 @@ json task_to_json(const TaskScore& t) {
   auto as_is = [&](const char* key, const auto& v) { j[key] = v; };
   auto number = [&](const char* key, double v) { j[key] = finite_or_null(v); };
   auto text = [&](const char* key, const std::string& v) { j[key] = v.empty() ? json(nullptr) : json(v); };
-  ARENA_EACH_FIELD(as_is, t, id, suite, task, agent, compiled, correct_seen, correct_unseen, perf_valid, correct, judged,
-                   candidate_fallback, reference, bottleneck, errors, notes);
+  ARENA_EACH_FIELD(as_is, t, id, suite, task, agent, compiled, correct_seen, correct_unseen, perf_valid, correct,
+                   judged, candidate_fallback, reference, bottleneck, errors, notes);
   ARENA_EACH_FIELD(number, t, agent_seconds, fraction_of_peak);
   ARENA_EACH_FIELD(text, t, verdict, device);
   put_interval(j, t.speedup, t.ci_low, t.ci_high);

@@ -129,7 +129,8 @@ int main(int argc, char** argv) {
         const std::string& r = records.back();
         const std::string key = r.substr(0, r.find('='));
         if (r.find('=') == std::string::npos) usage(("--record " + r + ": not KEY=VALUE").c_str());
-        if (key != "agent" && key != "model" && key != "task") usage(("--record " + key + ": records agent, model or task").c_str());
+        if (key != "agent" && key != "model" && key != "task")
+          usage(("--record " + key + ": records agent, model or task").c_str());
       }
     } else {
       usage(("unknown option " + a).c_str());
