@@ -174,3 +174,41 @@ TEST(ResultSchema, AgentResultRoundTripsAndNeedsItsStatus) {
   j.erase("agent_status");
   EXPECT_THROW(j.get<AgentResult>(), SchemaError);
 }
+
+TEST(ResultSchema, InlineSpeedupsKeepTheirOwnRequiredKeys) {
+  // A timed configuration must hold its speedup and verdict; the report's aggregate only its verdict.
+  PerfConfig pc;
+  pc.label = "seen[0]";
+  pc.speedup = {2.0, 1.9, 2.1, Verdict::Faster};
+  json c = pc;
+  c.erase(key::speedup);
+  c.erase(key::verdict);
+  try {
+    (void)c.get<PerfConfig>();
+    FAIL() << "a timed configuration without its speedup was read";
+  } catch (const SchemaError& e) {
+    EXPECT_STREQ(e.what(), "missing required key 'speedup'");
+  }
+  PerfResult p;
+  p.header.gate = "perf";
+  p.header.status = Status::Passed;
+  p.report = PerfReport{};
+  p.report->method.budget_s = 15;
+  p.report->method.delta = 0.01;
+  json r = p;
+  r.erase(key::speedup);
+  EXPECT_TRUE(std::isnan(r.get<PerfResult>().report->speedup.speedup));
+  r.erase(key::verdict);
+  try {
+    (void)r.get<PerfResult>();
+    FAIL() << "a report without its verdict was read";
+  } catch (const SchemaError& e) {
+    EXPECT_STREQ(e.what(), "missing required key 'verdict'");
+  }
+  // An untimed configuration holds only its label, parameters and why.
+  PerfConfig untimed;
+  untimed.label = "seen[1]";
+  untimed.error = "not timed: no rounds";
+  EXPECT_FALSE(json(untimed).contains(key::speedup));
+  EXPECT_EQ(json(untimed).get<PerfConfig>().error, "not timed: no rounds");
+}
