@@ -175,6 +175,19 @@ TEST(ResultSchema, AgentResultRoundTripsAndNeedsItsStatus) {
   EXPECT_THROW(j.get<AgentResult>(), SchemaError);
 }
 
+namespace {
+// The message a reader of T refuses `j` with; empty when it reads it.
+template <class T>
+std::string refusal(const json& j) {
+  try {
+    (void)j.get<T>();
+  } catch (const SchemaError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
 TEST(ResultSchema, InlineSpeedupsKeepTheirOwnRequiredKeys) {
   // A timed configuration must hold its speedup and verdict; the report's aggregate only its verdict.
   PerfConfig pc;
@@ -183,12 +196,7 @@ TEST(ResultSchema, InlineSpeedupsKeepTheirOwnRequiredKeys) {
   json c = pc;
   c.erase(key::speedup);
   c.erase(key::verdict);
-  try {
-    (void)c.get<PerfConfig>();
-    FAIL() << "a timed configuration without its speedup was read";
-  } catch (const SchemaError& e) {
-    EXPECT_STREQ(e.what(), "missing required key 'speedup'");
-  }
+  EXPECT_EQ(refusal<PerfConfig>(c), "missing required key 'speedup'");
   PerfResult p;
   p.header.gate = "perf";
   p.header.status = Status::Passed;
@@ -199,12 +207,7 @@ TEST(ResultSchema, InlineSpeedupsKeepTheirOwnRequiredKeys) {
   r.erase(key::speedup);
   EXPECT_TRUE(std::isnan(r.get<PerfResult>().report->speedup.speedup));
   r.erase(key::verdict);
-  try {
-    (void)r.get<PerfResult>();
-    FAIL() << "a report without its verdict was read";
-  } catch (const SchemaError& e) {
-    EXPECT_STREQ(e.what(), "missing required key 'verdict'");
-  }
+  EXPECT_EQ(refusal<PerfResult>(r), "missing required key 'verdict'");
   // An untimed configuration holds only its label, parameters and why.
   PerfConfig untimed;
   untimed.label = "seen[1]";
