@@ -33,27 +33,26 @@ def _provider(kind):
     raise ValueError(f"unknown Python kernel kind '{kind}' (torch, triton)")
 
 
+# What a Python kernel may define, each handed to C as a function pointer: the object's
+# method, the C function type it is wrapped in, and the loader's result field that takes it.
+_CALLBACKS = (
+    ("launch", arena_abi.LAUNCH_FN, "launch"),
+    ("workspace_size", arena_abi.WORKSPACE_FN, "workspace_size"),
+    ("reference", arena_abi.REFERENCE_FN, "reference"),
+    ("image_of", arena_abi.IMAGE_FN, "image"),
+)
+
+
 def _load(spec, role, task_file, out, err, err_len):
     try:
         kind, mode, where = spec.decode().split(":", 2)
         obj = _provider(kind)(mode, where, role.decode(), task_file.decode())
         o = out.contents
-        if hasattr(obj, "launch"):
-            f = arena_abi.LAUNCH_FN(obj.launch)
-            _alive.append(f)
-            o.launch = ctypes.cast(f, ctypes.c_void_p).value
-        if hasattr(obj, "workspace_size"):
-            f = arena_abi.WORKSPACE_FN(obj.workspace_size)
-            _alive.append(f)
-            o.workspace_size = ctypes.cast(f, ctypes.c_void_p).value
-        if hasattr(obj, "reference"):
-            f = arena_abi.REFERENCE_FN(obj.reference)
-            _alive.append(f)
-            o.reference = ctypes.cast(f, ctypes.c_void_p).value
-        if hasattr(obj, "image_of"):
-            f = arena_abi.IMAGE_FN(obj.image_of)
-            _alive.append(f)
-            o.image = ctypes.cast(f, ctypes.c_void_p).value
+        for method, fn_type, slot in _CALLBACKS:
+            if hasattr(obj, method):
+                f = fn_type(getattr(obj, method))
+                _alive.append(f)
+                setattr(o, slot, ctypes.cast(f, ctypes.c_void_p).value)
         o.writes_outputs = 1 if getattr(obj, "writes_outputs", True) else 0
         _alive.append(obj)
         return 0
@@ -65,20 +64,33 @@ def _load(spec, role, task_file, out, err, err_len):
         return 1
 
 
+def _cannot_import(names):
+    """Why the first of `names` that this interpreter cannot import is missing, or None."""
+    for name in names:
+        try:
+            __import__(name)
+        except ImportError as e:
+            return f"this gate needs {name}, and {sys.executable} cannot import it ({e})"
+    return None
+
+
+def _install_loader(lib):
+    """Lets the library load "py:..." kernels and oracles through _load."""
+    loader = arena_abi.LOADER_FN(_load)
+    _alive.append(loader)
+    lib.arena_set_python_loader(loader)
+
+
 def worker(lib_path, needs):
     """A worker process: the modules its kernels need are imported first (one CUDA runtime
     serves them and the worker; without one the gate is skipped, saying why), and the
     interpreter's module folders stay readable once the worker is confined."""
-    for name in needs:
-        try:
-            __import__(name)
-        except ImportError as e:
-            print(f"this gate needs {name}, and {sys.executable} cannot import it ({e})", flush=True)
-            return SKIP
+    why = _cannot_import(needs)
+    if why:
+        print(why, flush=True)
+        return SKIP
     lib = ctypes.CDLL(lib_path)
-    loader = arena_abi.LOADER_FN(_load)
-    _alive.append(loader)
-    lib.arena_set_python_loader(loader)
+    _install_loader(lib)
     import site
     paths = set(p for p in sys.path if p and os.path.isdir(p))
     paths.update([sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))])
@@ -104,20 +116,16 @@ def main(argv):
     has_gpu = any(os.path.exists(p) for p in ("/dev/nvidiactl", "/dev/kfd"))
     if has_gpu and any(a.startswith(("py:torch:", "py:triton:")) for a in argv[3:]):
         needs = ["torch"] + (["triton"] if any(a.startswith("py:triton:") for a in argv[3:]) else [])
-        for name in needs:
-            try:
-                __import__(name)
-            except ImportError as e:
-                print(f"SKIPPED: this gate needs {name}, and {sys.executable} cannot import it ({e})", flush=True)
-                return SKIP
+        why = _cannot_import(needs)
+        if why:
+            print(f"SKIPPED: {why}", flush=True)
+            return SKIP
     try:
         lib = ctypes.CDLL(lib_path)
     except OSError as e:
         print(f"arena_host: cannot load {lib_path}: {e}", file=sys.stderr)
         return 2
-    loader = arena_abi.LOADER_FN(_load)
-    _alive.append(loader)
-    lib.arena_set_python_loader(loader)
+    _install_loader(lib)
     args = [tool.encode()] + [a.encode() for a in argv[3:]]
     c_argv = (ctypes.c_char_p * (len(args) + 1))(*args, None)
     lib.arena_tool_main.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]

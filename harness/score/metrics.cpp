@@ -1,5 +1,6 @@
 #include "metrics.h"
 #include "format.h"
+#include "schema_fields.h"
 
 #include <cmath>
 #include <cstdio>
@@ -92,33 +93,18 @@ json metrics_to_json(const Metrics& m) {
     std::snprintf(key, sizeof key, "%.1f", kFastP[i]);
     fast[key] = finite_or_null(m.fast_p[i]);
   }
-  return {{"tasks", m.tasks},
-          {"judged", m.judged},
-          {"unjudged", m.unjudged},
-          {"gpu_judged", m.gpu_judged},
-          {"skipped_gates", m.skipped_gates},
-          {"compiled", m.compiled},
-          {"correct_seen", m.correct_seen},
-          {"correct_unseen", m.correct_unseen},
-          {"correct_seen_and_unseen", m.correct_both},
-          {"correct", m.correct},
-          {"faster", m.faster},
-          {"failed_gates", m.failed_gates},
-          {"timeouts", m.timeouts},
-          {"crashes", m.crashes},
-          {"not_run_gates", m.not_run_gates},
-          {"conflicts", m.conflicts},
-          {"compile_rate", m.compile_rate},
-          {"correct_seen_rate", finite_or_null(m.correct_seen_rate)},
-          {"correct_unseen_rate", finite_or_null(m.correct_unseen_rate)},
-          {"correct_rate", finite_or_null(m.correct_rate)},
-          {"p_unseen_given_seen", finite_or_null(m.p_unseen_given_seen)},
-          {"generalization_gap", finite_or_null(m.generalization_gap)},
-          {"geomean_speedup_correct", finite_or_null(m.geomean_speedup_correct)},
-          {"geomean_speedup_all", finite_or_null(m.geomean_speedup_all)},
-          {"fast_p", fast},
-          {"geomean_speedup_vs", vs},
-          {"aka_score_mean", finite_or_null(m.aka_score_mean)}};
+  // Counts as they are; rates, speedups and points as numbers, or null where not a number.
+  json j = json::object();
+  auto count = [&](const char* key, int v) { j[key] = v; };
+  auto number = [&](const char* key, double v) { j[key] = finite_or_null(v); };
+  ARENA_EACH_FIELD(count, m, tasks, judged, unjudged, gpu_judged, skipped_gates, compiled, correct_seen,
+                   correct_unseen, correct, faster, failed_gates, timeouts, crashes, not_run_gates, conflicts);
+  count("correct_seen_and_unseen", m.correct_both);
+  ARENA_EACH_FIELD(number, m, compile_rate, correct_seen_rate, correct_unseen_rate, correct_rate, p_unseen_given_seen,
+                   generalization_gap, geomean_speedup_correct, geomean_speedup_all, aka_score_mean);
+  j["fast_p"] = fast;
+  j["geomean_speedup_vs"] = vs;
+  return j;
 }
 
 }  // namespace arena::score

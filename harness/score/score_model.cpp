@@ -7,6 +7,7 @@
 
 #include "failure_lines.h"
 #include "format.h"
+#include "schema_fields.h"
 
 using json = nlohmann::json;
 
@@ -267,6 +268,15 @@ TaskScore score_task(const std::string& suite, const std::string& task,
   return t;
 }
 
+namespace {
+// A speedup and its 95 % interval, each null where unknown.
+void put_interval(json& j, double speedup, double ci_low, double ci_high) {
+  j[key::speedup] = finite_or_null(speedup);
+  j[key::ci95_low] = finite_or_null(ci_low);
+  j[key::ci95_high] = finite_or_null(ci_high);
+}
+}  // namespace
+
 json task_to_json(const TaskScore& t) {
   json gates = json::object();
   for (const auto& [name, g] : t.gates) {
@@ -281,42 +291,28 @@ json task_to_json(const TaskScore& t) {
   }
   json configs = json::array();
   for (const auto& c : t.configs) {
-    json cj = {{"label", c.label}, {"params", c.params}, {key::verdict, c.verdict},
-               {key::speedup, finite_or_null(c.speedup)}, {key::ci95_low, finite_or_null(c.ci_low)},
-               {key::ci95_high, finite_or_null(c.ci_high)}};
+    json cj = {{"label", c.label}, {"params", c.params}, {key::verdict, c.verdict}};
+    put_interval(cj, c.speedup, c.ci_low, c.ci_high);
     for (const ConfigStatistic& s : config_statistics()) cj[s.key] = finite_or_null(statistic(c.statistics, s.key));
     configs.push_back(cj);
   }
   json speedup_vs = json::object();
-  for (const auto& [name, x] : t.speedup_vs)
-    speedup_vs[name] = {{"speedup", finite_or_null(x.speedup)}, {"ci95_low", finite_or_null(x.ci_low)},
-                        {"ci95_high", finite_or_null(x.ci_high)}};
-  json j = {{"id", t.id},
-            {"suite", t.suite},
-            {"task", t.task},
-            {"agent", t.agent},
-            {"agent_seconds", finite_or_null(t.agent_seconds)},
-            {"compiled", t.compiled},
-            {"correct_seen", t.correct_seen},
-            {"correct_unseen", t.correct_unseen},
-            {"perf_valid", t.perf_valid},
-            {"correct", t.correct},
-            {"judged", t.judged},
-            {"candidate_fallback", t.candidate_fallback},
-            {"speedup", finite_or_null(t.speedup)},
-            {"ci95_low", finite_or_null(t.ci_low)},
-            {"ci95_high", finite_or_null(t.ci_high)},
-            {"verdict", t.verdict.empty() ? json(nullptr) : json(t.verdict)},
-            {"reference", t.reference},
-            {"speedup_vs", speedup_vs},
-            {"fraction_of_peak", finite_or_null(t.fraction_of_peak)},
-            {"device", t.device.empty() ? json(nullptr) : json(t.device)},
-            {"bottleneck", t.bottleneck},
-            {"aka_score", t.judged ? json(t.aka_score) : json(nullptr)},
-            {"errors", t.errors},
-            {"notes", t.notes},
-            {"gates", gates},
-            {"configs", configs}};
+  for (const auto& [name, x] : t.speedup_vs) put_interval(speedup_vs[name], x.speedup, x.ci_low, x.ci_high);
+
+  // What is unknown is null: a number that is not finite, an empty string, an unjudged task's points.
+  json j = json::object();
+  auto as_is = [&](const char* key, const auto& v) { j[key] = v; };
+  auto number = [&](const char* key, double v) { j[key] = finite_or_null(v); };
+  auto text = [&](const char* key, const std::string& v) { j[key] = v.empty() ? json(nullptr) : json(v); };
+  ARENA_EACH_FIELD(as_is, t, id, suite, task, agent, compiled, correct_seen, correct_unseen, perf_valid, correct,
+                   judged, candidate_fallback, reference, bottleneck, errors, notes);
+  ARENA_EACH_FIELD(number, t, agent_seconds, fraction_of_peak);
+  ARENA_EACH_FIELD(text, t, verdict, device);
+  put_interval(j, t.speedup, t.ci_low, t.ci_high);
+  j["aka_score"] = t.judged ? json(t.aka_score) : json(nullptr);
+  j["speedup_vs"] = speedup_vs;
+  j["gates"] = gates;
+  j["configs"] = configs;
   if (!t.judged) j["unjudged_reason"] = t.unjudged_reason;
   return j;
 }

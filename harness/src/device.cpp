@@ -37,31 +37,13 @@ DeviceChoice select_device() {
   return c;
 }
 
-Stream::Stream() {
-  s_ = arena_dev_stream_create();
-  if (!s_) throw DeviceError(std::string("creating a stream: ") + arena_dev_error());
-}
-
-Stream::~Stream() {
-  if (s_) arena_dev_stream_destroy(s_);
-}
-
 bool Stream::wait(double timeout_s) const {
-  int rc = arena_dev_stream_wait(s_, timeout_s);
+  int rc = arena_dev_stream_wait(get(), timeout_s);
   if (rc < 0) throw DeviceError(arena_dev_error());
   return rc == 0;
 }
 
-Event::Event() {
-  e_ = arena_dev_event_create();
-  if (!e_) throw DeviceError(std::string("creating an event: ") + arena_dev_error());
-}
-
-Event::~Event() {
-  if (e_) arena_dev_event_destroy(e_);
-}
-
-void Event::record(const Stream& s) const { check(arena_dev_event_record(e_, s.get()), "recording an event"); }
+void Event::record(const Stream& s) const { check(arena_dev_event_record(get(), s.get()), "recording an event"); }
 
 float elapsed_ms(const Event& start, const Event& stop) {
   float ms = 0;

@@ -29,31 +29,35 @@ struct DeviceChoice {
 // or 0; reports unavailability instead of throwing so runners can exit with 77.
 DeviceChoice select_device();
 
-class Stream {
+// A backend object (stream, event) that this handle creates and destroys; not copyable.
+template <void* (*Create)(), int (*Destroy)(void*)>
+class BackendHandle {
  public:
-  Stream();
-  ~Stream();
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  void* get() const { return s_; }
-  // Waits up to timeout_s; throws DeviceError on a device fault, returns false on timeout.
-  bool wait(double timeout_s) const;
+  explicit BackendHandle(const char* what) : h_(Create()) {
+    if (!h_) throw DeviceError(std::string("creating ") + what + ": " + arena_dev_error());
+  }
+  ~BackendHandle() {
+    if (h_) Destroy(h_);
+  }
+  BackendHandle(const BackendHandle&) = delete;
+  BackendHandle& operator=(const BackendHandle&) = delete;
+  void* get() const { return h_; }
 
  private:
-  void* s_ = nullptr;
+  void* h_;
 };
 
-class Event {
+class Stream : public BackendHandle<arena_dev_stream_create, arena_dev_stream_destroy> {
  public:
-  Event();
-  ~Event();
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  void record(const Stream& s) const;
-  void* get() const { return e_; }
+  Stream() : BackendHandle("a stream") {}
+  // Waits up to timeout_s; throws DeviceError on a device fault, returns false on timeout.
+  bool wait(double timeout_s) const;
+};
 
- private:
-  void* e_ = nullptr;
+class Event : public BackendHandle<arena_dev_event_create, arena_dev_event_destroy> {
+ public:
+  Event() : BackendHandle("an event") {}
+  void record(const Stream& s) const;
 };
 
 float elapsed_ms(const Event& start, const Event& stop);

@@ -148,48 +148,52 @@ SideProfile summarize(const std::string& side, std::vector<KernelProfile> kernel
   SideProfile s;
   s.side = side;
   s.kernels = std::move(kernels);
+  ProfileSide& sum = s.summary;
+  sum.duration_ns = sum.dram_bytes = sum.flops = 0;  // sums over the kernels
   std::map<std::string, double> stall_sum;
   double weighted[6] = {0, 0, 0, 0, 0, 0}, weight[6] = {0, 0, 0, 0, 0, 0};
   const char* pct[6] = {kDramPct, kSmSol, kMemSol, kOccupancy, kTheoretical, kTensorPct};
   for (const auto& k : s.kernels) {
     const double t = std::max(0.0, k.get(kDuration, 0));
-    s.duration_ns += t;
-    s.dram_bytes += std::max(0.0, k.get(kDramRead, 0)) + std::max(0.0, k.get(kDramWrite, 0));
-    for (const auto& f : kFlopCounts) s.flops += std::max(0.0, k.get(f[0], 0)) * std::atof(f[1]);
+    sum.duration_ns += t;
+    sum.dram_bytes += std::max(0.0, k.get(kDramRead, 0)) + std::max(0.0, k.get(kDramWrite, 0));
+    for (const auto& f : kFlopCounts) sum.flops += std::max(0.0, k.get(f[0], 0)) * std::atof(f[1]);
     for (int i = 0; i < 6; ++i)
       if (k.get(pct[i]) >= 0) weighted[i] += k.get(pct[i]) * t, weight[i] += t;
     for (const auto& r : profile_stall_reasons())
       if (k.get(stall_metric(r)) >= 0) stall_sum[r] += k.get(stall_metric(r)) * t;
   }
-  double* dst[6] = {&s.dram_pct, &s.sm_sol_pct, &s.mem_sol_pct, &s.occupancy_pct, &s.theoretical_occupancy_pct,
-                    &s.tensor_pct};
+  double* dst[6] = {&sum.dram_pct,      &sum.sm_sol_pct,                &sum.mem_sol_pct,
+                    &sum.occupancy_pct, &sum.theoretical_occupancy_pct, &sum.tensor_pipe_pct};
   for (int i = 0; i < 6; ++i)
     if (weight[i] > 0) *dst[i] = weighted[i] / weight[i];
   for (const auto& [r, v] : stall_sum)
-    if (s.duration_ns > 0) s.top_stalls.emplace_back(r, v / s.duration_ns);
+    if (sum.duration_ns > 0) s.top_stalls.emplace_back(r, v / sum.duration_ns);
   std::sort(s.top_stalls.begin(), s.top_stalls.end(), [](auto& a, auto& b) { return a.second > b.second; });
   if (s.top_stalls.size() > 3) s.top_stalls.resize(3);
+  for (const auto& [reason, v] : s.top_stalls) sum.top_stalls[reason] = v;
+  for (const auto& k : s.kernels) sum.kernels.push_back({{"name", k.name}, {"metrics", k.metrics}});
 
-  const double mem = std::max(s.mem_sol_pct, s.dram_pct), sm = s.sm_sol_pct;
+  const double mem = std::max(sum.mem_sol_pct, sum.dram_pct), sm = sum.sm_sol_pct;
   char why[256];
-  if (s.duration_ns < 8000) {
-    s.bottleneck = "launch-bound";
+  if (sum.duration_ns < 8000) {
+    sum.bottleneck = "launch-bound";
     std::snprintf(why, sizeof why, "%.1f us of GPU time in %zu kernel(s): launch and scheduling cost dominates",
-                  s.duration_ns / 1e3, s.kernels.size());
+                  sum.duration_ns / 1e3, s.kernels.size());
   } else if (mem >= 60 && mem >= sm) {
-    s.bottleneck = "memory-bound";
+    sum.bottleneck = "memory-bound";
     std::snprintf(why, sizeof why, "memory at %.0f %% of its peak (SM %.0f %%)", mem, sm);
   } else if (sm >= 60) {
-    s.bottleneck = "compute-bound";
+    sum.bottleneck = "compute-bound";
     std::snprintf(why, sizeof why, "SM at %.0f %% of its peak (memory %.0f %%)", sm, mem);
   } else {
-    s.bottleneck = "latency/occupancy-bound";
+    sum.bottleneck = "latency/occupancy-bound";
     std::snprintf(why, sizeof why,
                   "neither memory (%.0f %%) nor SM (%.0f %%) near peak; achieved occupancy %.0f %% (theoretical %.0f %%)%s%s",
-                  mem, sm, s.occupancy_pct, s.theoretical_occupancy_pct, s.top_stalls.empty() ? "" : ", top stall ",
+                  mem, sm, sum.occupancy_pct, sum.theoretical_occupancy_pct, s.top_stalls.empty() ? "" : ", top stall ",
                   s.top_stalls.empty() ? "" : s.top_stalls[0].first.c_str());
   }
-  s.why = why;
+  sum.why = why;
   return s;
 }
 
@@ -208,21 +212,22 @@ std::string format_profile(const std::string& title, const std::vector<SideProfi
   };
   row("", [](const SideProfile& s) { return s.side; });
   row("kernels", [](const SideProfile& s) { return std::to_string(s.kernels.size()); });
-  row("duration", [](const SideProfile& s) { return fixed(s.duration_ns / 1e3, 2) + " us"; });
+  row("duration", [](const SideProfile& s) { return fixed(s.summary.duration_ns / 1e3, 2) + " us"; });
   row("DRAM bandwidth", [&](const SideProfile& s) {
-    const double bw = s.duration_ns > 0 ? s.dram_bytes / (s.duration_ns * 1e-9) : -1;
+    const double bw = s.summary.duration_ns > 0 ? s.summary.dram_bytes / (s.summary.duration_ns * 1e-9) : -1;
     return human(bw, "B/s") + (peaks.bytes_per_s > 0 && bw >= 0 ? " (" + fixed(100 * bw / peaks.bytes_per_s, 1) + " % pk)" : "");
   });
   row("FLOP/s (CUDA cores)", [&](const SideProfile& s) {
-    const double f = s.duration_ns > 0 ? s.flops / (s.duration_ns * 1e-9) : -1;
+    const double f = s.summary.duration_ns > 0 ? s.summary.flops / (s.summary.duration_ns * 1e-9) : -1;
     return human(f, "FLOP/s") + (peaks.fp32_flops > 0 && f >= 0 ? " (" + fixed(100 * f / peaks.fp32_flops, 1) + " % fp32)" : "");
   });
-  row("tensor pipe active", [](const SideProfile& s) { return fixed(s.tensor_pct, 1) + " %"; });
+  row("tensor pipe active", [](const SideProfile& s) { return fixed(s.summary.tensor_pipe_pct, 1) + " %"; });
   row("SM / memory SOL", [](const SideProfile& s) {
-    return fixed(s.sm_sol_pct, 1) + " % / " + fixed(std::max(s.mem_sol_pct, s.dram_pct), 1) + " %";
+    const ProfileSide& sum = s.summary;
+    return fixed(sum.sm_sol_pct, 1) + " % / " + fixed(std::max(sum.mem_sol_pct, sum.dram_pct), 1) + " %";
   });
   row("occupancy ach / theor", [](const SideProfile& s) {
-    return fixed(s.occupancy_pct, 1) + " % / " + fixed(s.theoretical_occupancy_pct, 1) + " %";
+    return fixed(s.summary.occupancy_pct, 1) + " % / " + fixed(s.summary.theoretical_occupancy_pct, 1) + " %";
   });
   // Resources of the longest kernel: the one worth tuning.
   auto longest = [](const SideProfile& s) -> const KernelProfile& {
@@ -246,8 +251,8 @@ std::string format_profile(const std::string& title, const std::vector<SideProfi
     row(i == 0 ? "top stalls (per issue)" : "", [&](const SideProfile& s) {
       return i < s.top_stalls.size() ? s.top_stalls[i].first + " " + fixed(s.top_stalls[i].second, 2) : std::string();
     });
-  row("bottleneck", [](const SideProfile& s) { return s.bottleneck; });
-  for (const auto& s : sides) o << s.side << ": " << s.bottleneck << ": " << s.why << "\n";
+  row("bottleneck", [](const SideProfile& s) { return s.summary.bottleneck; });
+  for (const auto& s : sides) o << s.side << ": " << s.summary.bottleneck << ": " << s.summary.why << "\n";
   return o.str();
 }
 
@@ -258,22 +263,7 @@ ProfileResult profile_result(const std::vector<SideProfile>& sides, const Device
   r.device = peaks.name;
   r.peak_bytes_per_s = peaks.bytes_per_s;
   r.peak_fp32_flops = peaks.fp32_flops;
-  for (const auto& s : sides) {
-    ProfileSide& p = r.sides[s.side];
-    for (const auto& x : s.kernels) p.kernels.push_back({{"name", x.name}, {"metrics", x.metrics}});
-    for (const auto& [reason, v] : s.top_stalls) p.top_stalls[reason] = v;
-    p.bottleneck = s.bottleneck;
-    p.why = s.why;
-    p.duration_ns = s.duration_ns;
-    p.dram_bytes = s.dram_bytes;
-    p.flops = s.flops;
-    p.dram_pct = s.dram_pct;
-    p.sm_sol_pct = s.sm_sol_pct;
-    p.mem_sol_pct = s.mem_sol_pct;
-    p.occupancy_pct = s.occupancy_pct;
-    p.theoretical_occupancy_pct = s.theoretical_occupancy_pct;
-    p.tensor_pipe_pct = s.tensor_pct;
-  }
+  for (const auto& s : sides) r.sides[s.side] = s.summary;
   return r;
 }
 

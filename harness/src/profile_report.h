@@ -32,13 +32,11 @@ std::vector<KernelProfile> parse_ncu_csv(const std::string& text, const std::str
 struct SideProfile {
   std::string side;  // "candidate", "baseline"
   std::vector<KernelProfile> kernels;
-  double duration_ns = 0, dram_bytes = 0, flops = 0;
-  // Duration-weighted over the kernels (percent of peak).
-  double dram_pct = -1, sm_sol_pct = -1, mem_sol_pct = -1, occupancy_pct = -1, theoretical_occupancy_pct = -1,
-         tensor_pct = -1;
-  std::vector<std::pair<std::string, double>> top_stalls;  // reason, warps stalled per issue
-  std::string bottleneck;                                   // memory-bound, compute-bound, ...
-  std::string why;                                          // one sentence behind the class
+  std::vector<std::pair<std::string, double>> top_stalls;  // reason, warps stalled per issue; the largest first
+  // What the profile gate records of the side, in the result schema: totals over the kernels,
+  // duration-weighted percentages of peak, the stalls and kernels above, the bottleneck class
+  // and the sentence behind it.
+  ProfileSide summary;
 };
 
 // Sums and weights the kernels of one side and classifies it:

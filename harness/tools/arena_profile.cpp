@@ -244,8 +244,8 @@ int report_main(int argc, char** argv) {
   }
   if (opt.get("measurements") == "1")
     for (const auto& s : sides) {
-      print_text_measurement("bottleneck." + s.side, s.bottleneck);
-      print_measurement("profile_duration_us." + s.side, s.duration_ns / 1e3);
+      print_text_measurement("bottleneck." + s.side, s.summary.bottleneck);
+      print_measurement("profile_duration_us." + s.side, s.summary.duration_ns / 1e3);
     }
   return 0;
 }

@@ -103,6 +103,11 @@ int main(int argc, char** argv) {
   std::vector<std::string> env, records;
   bool sandboxed = false;
   int cmd_at = -1;
+  // Options that take a value: where it goes (--env and --record may be given again).
+  const std::map<std::string, std::string*> single = {{"--log-dir", &log_dir},     {"--workdir", &workdir},
+                                                      {"--result", &result_path},  {"--candidate", &candidate},
+                                                      {"--take-to", &take_to}};
+  const std::map<std::string, std::vector<std::string>*> repeated = {{"--env", &env}, {"--record", &records}};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -114,25 +119,19 @@ int main(int argc, char** argv) {
       break;
     } else if (a == "--timeout-s") {
       timeout_s = std::atof(value().c_str());
-    } else if (a == "--log-dir") {
-      log_dir = value();
-    } else if (a == "--workdir") {
-      workdir = value();
-    } else if (a == "--result") {
-      result_path = value();
-    } else if (a == "--env") {
-      env.push_back(value());
-    } else if (a == "--candidate") {
-      candidate = value();
-    } else if (a == "--take-to") {
-      take_to = value();
-    } else if (a == "--record") {
-      records.push_back(value());
-      const std::string key = records.back().substr(0, records.back().find('='));
-      if (records.back().find('=') == std::string::npos) usage(("--record " + records.back() + ": not KEY=VALUE").c_str());
-      if (key != "agent" && key != "model" && key != "task") usage(("--record " + key + ": records agent, model or task").c_str());
     } else if (a == "--sandboxed") {
       sandboxed = true;
+    } else if (single.count(a)) {
+      *single.at(a) = value();
+    } else if (repeated.count(a)) {
+      repeated.at(a)->push_back(value());
+      if (a == "--record") {
+        const std::string& r = records.back();
+        const std::string key = r.substr(0, r.find('='));
+        if (r.find('=') == std::string::npos) usage(("--record " + r + ": not KEY=VALUE").c_str());
+        if (key != "agent" && key != "model" && key != "task")
+          usage(("--record " + key + ": records agent, model or task").c_str());
+      }
     } else {
       usage(("unknown option " + a).c_str());
     }

@@ -174,3 +174,44 @@ TEST(ResultSchema, AgentResultRoundTripsAndNeedsItsStatus) {
   j.erase("agent_status");
   EXPECT_THROW(j.get<AgentResult>(), SchemaError);
 }
+
+namespace {
+// The message a reader of T refuses `j` with; empty when it reads it.
+template <class T>
+std::string refusal(const json& j) {
+  try {
+    (void)j.get<T>();
+  } catch (const SchemaError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(ResultSchema, InlineSpeedupsKeepTheirOwnRequiredKeys) {
+  // A timed configuration must hold its speedup and verdict; the report's aggregate only its verdict.
+  PerfConfig pc;
+  pc.label = "seen[0]";
+  pc.speedup = {2.0, 1.9, 2.1, Verdict::Faster};
+  json c = pc;
+  c.erase(key::speedup);
+  c.erase(key::verdict);
+  EXPECT_EQ(refusal<PerfConfig>(c), "missing required key 'speedup'");
+  PerfResult p;
+  p.header.gate = "perf";
+  p.header.status = Status::Passed;
+  p.report = PerfReport{};
+  p.report->method.budget_s = 15;
+  p.report->method.delta = 0.01;
+  json r = p;
+  r.erase(key::speedup);
+  EXPECT_TRUE(std::isnan(r.get<PerfResult>().report->speedup.speedup));
+  r.erase(key::verdict);
+  EXPECT_EQ(refusal<PerfResult>(r), "missing required key 'verdict'");
+  // An untimed configuration holds only its label, parameters and why.
+  PerfConfig untimed;
+  untimed.label = "seen[1]";
+  untimed.error = "not timed: no rounds";
+  EXPECT_FALSE(json(untimed).contains(key::speedup));
+  EXPECT_EQ(json(untimed).get<PerfConfig>().error, "not timed: no rounds");
+}

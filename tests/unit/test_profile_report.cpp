@@ -45,9 +45,9 @@ TEST(ProfileReport, ParsesRowsAndSkipsWhatIsNotTable) {
 TEST(ProfileReport, MemoryBoundKernel) {
   SideProfile s = summarize("candidate", parse({"\"0\",\"1\",\"k\",\"(256, 1, 1)\",\"62100\",\"100000000\",\"100000000\","
                                                 "\"91.5\",\"20.0\",\"80.0\",\"1000\",\"3.5\",\"0.1\""}));
-  EXPECT_EQ(s.bottleneck, "memory-bound");
-  EXPECT_DOUBLE_EQ(s.dram_bytes, 2e8);
-  EXPECT_DOUBLE_EQ(s.flops, 2000);  // FMA counts twice
+  EXPECT_EQ(s.summary.bottleneck, "memory-bound");
+  EXPECT_DOUBLE_EQ(s.summary.dram_bytes, 2e8);
+  EXPECT_DOUBLE_EQ(s.summary.flops, 2000);  // FMA counts twice
   ASSERT_FALSE(s.top_stalls.empty());
   EXPECT_EQ(s.top_stalls[0].first, "long_scoreboard");
 }
@@ -55,21 +55,21 @@ TEST(ProfileReport, MemoryBoundKernel) {
 TEST(ProfileReport, ComputeBoundKernel) {
   SideProfile s = summarize("candidate", parse({"\"0\",\"1\",\"k\",\"(128, 1, 1)\",\"500000\",\"1000\",\"1000\","
                                                 "\"30.0\",\"85.0\",\"60.0\",\"5e9\",\"0.5\",\"2.0\""}));
-  EXPECT_EQ(s.bottleneck, "compute-bound");
+  EXPECT_EQ(s.summary.bottleneck, "compute-bound");
   EXPECT_EQ(s.top_stalls[0].first, "barrier");
 }
 
 TEST(ProfileReport, NeitherUnitBusyIsLatencyBound) {
   SideProfile s = summarize("baseline", parse({"\"0\",\"1\",\"k\",\"(32, 1, 1)\",\"90000\",\"1000\",\"1000\","
                                                "\"12.0\",\"9.0\",\"6.0\",\"10\",\"9.0\",\"0.0\""}));
-  EXPECT_EQ(s.bottleneck, "latency/occupancy-bound");
-  EXPECT_NE(s.why.find("occupancy 6"), std::string::npos) << s.why;
+  EXPECT_EQ(s.summary.bottleneck, "latency/occupancy-bound");
+  EXPECT_NE(s.summary.why.find("occupancy 6"), std::string::npos) << s.summary.why;
 }
 
 TEST(ProfileReport, ShortWorkIsLaunchBound) {
   SideProfile s = summarize("baseline", parse({"\"0\",\"1\",\"k\",\"(32, 1, 1)\",\"3000\",\"10\",\"10\","
                                                "\"95.0\",\"9.0\",\"6.0\",\"10\",\"1.0\",\"0.0\""}));
-  EXPECT_EQ(s.bottleneck, "launch-bound");
+  EXPECT_EQ(s.summary.bottleneck, "launch-bound");
 }
 
 TEST(ProfileReport, KernelsOfOneSideAreWeightedByTime) {
@@ -78,9 +78,9 @@ TEST(ProfileReport, KernelsOfOneSideAreWeightedByTime) {
       "\"0\",\"1\",\"a\",\"(256, 1, 1)\",\"90000\",\"100\",\"100\",\"90.0\",\"10.0\",\"80.0\",\"0\",\"1.0\",\"0.0\"",
       "\"1\",\"1\",\"b\",\"(256, 1, 1)\",\"10000\",\"100\",\"100\",\"10.0\",\"10.0\",\"80.0\",\"0\",\"1.0\",\"0.0\""}));
   EXPECT_EQ(s.kernels.size(), 2u);
-  EXPECT_DOUBLE_EQ(s.duration_ns, 100000);
-  EXPECT_NEAR(s.mem_sol_pct, 82.0, 1e-9);
-  EXPECT_EQ(s.bottleneck, "memory-bound");
+  EXPECT_DOUBLE_EQ(s.summary.duration_ns, 100000);
+  EXPECT_NEAR(s.summary.mem_sol_pct, 82.0, 1e-9);
+  EXPECT_EQ(s.summary.bottleneck, "memory-bound");
   const std::string text = format_profile("profile of t seen[0]", {s}, {"GPU", 3.35e12, 6.7e13});
   EXPECT_NE(text.find("bottleneck"), std::string::npos);
   EXPECT_NE(text.find("memory-bound"), std::string::npos);
@@ -122,9 +122,9 @@ TEST(ProfileReport, RecordedHipKernel) {
   EXPECT_NE(k[0].name.find("gelu_vec8"), std::string::npos) << k[0].name;
   for (const auto& m : profile_metrics()) EXPECT_GE(k[0].get(m), 0) << "missing from the recorded run: " << m;
   SideProfile s = summarize("candidate", k);
-  EXPECT_NEAR(s.duration_ns, 25280, 100);
-  EXPECT_GT(s.dram_bytes, 4e7);  // 16 Mi halves in and out, partly cached
-  EXPECT_FALSE(s.bottleneck.empty());
+  EXPECT_NEAR(s.summary.duration_ns, 25280, 100);
+  EXPECT_GT(s.summary.dram_bytes, 4e7);  // 16 Mi halves in and out, partly cached
+  EXPECT_FALSE(s.summary.bottleneck.empty());
 }
 
 TEST(ProfileReport, RecordedTritonKernelThroughThePythonHost) {
@@ -132,6 +132,6 @@ TEST(ProfileReport, RecordedTritonKernelThroughThePythonHost) {
   ASSERT_EQ(k.size(), 1u);
   EXPECT_EQ(k[0].name, "gemm_kernel");
   SideProfile s = summarize("baseline", k);
-  EXPECT_GT(s.tensor_pct, 0);  // tl.dot runs on the tensor pipe
-  EXPECT_EQ(s.bottleneck, "memory-bound");
+  EXPECT_GT(s.summary.tensor_pipe_pct, 0);  // tl.dot runs on the tensor pipe
+  EXPECT_EQ(s.summary.bottleneck, "memory-bound");
 }

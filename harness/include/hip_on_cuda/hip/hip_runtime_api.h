@@ -249,26 +249,29 @@ static inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int device) 
   memset(p, 0, sizeof *p);
   memcpy(p->name, c.name, sizeof p->name);
   p->name[sizeof p->name - 1] = '\0';
-  p->totalGlobalMem = c.totalGlobalMem;
-  p->sharedMemPerBlock = c.sharedMemPerBlock;
-  p->sharedMemPerBlockOptin = c.sharedMemPerBlockOptin;
+/* The fields CUDA names as HIP does, each copied from cudaDeviceProp's field of that name. */
+#define HIP_ON_CUDA_COPY_PROP(field) p->field = c.field
+  HIP_ON_CUDA_COPY_PROP(totalGlobalMem);
+  HIP_ON_CUDA_COPY_PROP(sharedMemPerBlock);
+  HIP_ON_CUDA_COPY_PROP(sharedMemPerBlockOptin);
   p->maxSharedMemoryPerMultiProcessor = c.sharedMemPerMultiprocessor;
-  p->totalConstMem = c.totalConstMem;
-  p->regsPerBlock = c.regsPerBlock;
-  p->regsPerMultiprocessor = c.regsPerMultiprocessor;
-  p->warpSize = c.warpSize;
-  p->maxThreadsPerBlock = c.maxThreadsPerBlock;
+  HIP_ON_CUDA_COPY_PROP(totalConstMem);
+  HIP_ON_CUDA_COPY_PROP(regsPerBlock);
+  HIP_ON_CUDA_COPY_PROP(regsPerMultiprocessor);
+  HIP_ON_CUDA_COPY_PROP(warpSize);
+  HIP_ON_CUDA_COPY_PROP(maxThreadsPerBlock);
   memcpy(p->maxThreadsDim, c.maxThreadsDim, sizeof p->maxThreadsDim);
   memcpy(p->maxGridSize, c.maxGridSize, sizeof p->maxGridSize);
-  p->maxThreadsPerMultiProcessor = c.maxThreadsPerMultiProcessor;
-  p->memoryBusWidth = c.memoryBusWidth;
-  p->l2CacheSize = c.l2CacheSize;
-  p->multiProcessorCount = c.multiProcessorCount;
-  p->major = c.major;
-  p->minor = c.minor;
-  p->pciDomainID = c.pciDomainID;
-  p->pciBusID = c.pciBusID;
-  p->pciDeviceID = c.pciDeviceID;
+  HIP_ON_CUDA_COPY_PROP(maxThreadsPerMultiProcessor);
+  HIP_ON_CUDA_COPY_PROP(memoryBusWidth);
+  HIP_ON_CUDA_COPY_PROP(l2CacheSize);
+  HIP_ON_CUDA_COPY_PROP(multiProcessorCount);
+  HIP_ON_CUDA_COPY_PROP(major);
+  HIP_ON_CUDA_COPY_PROP(minor);
+  HIP_ON_CUDA_COPY_PROP(pciDomainID);
+  HIP_ON_CUDA_COPY_PROP(pciBusID);
+  HIP_ON_CUDA_COPY_PROP(pciDeviceID);
+#undef HIP_ON_CUDA_COPY_PROP
   snprintf(p->gcnArchName, sizeof p->gcnArchName, "sm_%d%d", c.major, c.minor);
   if ((e = cudaDeviceGetAttribute(&p->clockRate, cudaDevAttrClockRate, device)) != cudaSuccess ||
       (e = cudaDeviceGetAttribute(&p->memoryClockRate, cudaDevAttrMemoryClockRate, device)) !=
