@@ -71,6 +71,9 @@ class Worker {
   uint64_t address(const TensorRef& t) const;
   // Enqueues one launch of the kernel on `b`; throws ReplayError for a recipe that cannot run.
   int enqueue(Bound& b);
+  // enqueue() inside the tracer's tag `tag`, its return code in `rc`. A recipe that cannot run
+  // is answered in `out` ("refused", after the stream is waited for) and gives false.
+  bool traced_enqueue(Bound& b, uint64_t tag, double timeout_s, json& out, int& rc);
   // Waits for the stream; on a hang or a fault fills `out` and marks the worker for exit.
   bool finished(double timeout_s, json& out);
 
@@ -330,6 +333,22 @@ int Worker::enqueue(Bound& b) {
   return kernel_.launch(&b.args);
 }
 
+bool Worker::traced_enqueue(Bound& b, uint64_t tag, double timeout_s, json& out, int& rc) {
+  GpuTrace& trace = GpuTrace::get();
+  trace.begin(tag);
+  try {
+    rc = enqueue(b);
+  } catch (const ReplayError& e) {
+    trace.end();
+    finished(timeout_s, out);
+    out["outcome"] = "refused";
+    out["message"] = e.what();
+    return false;
+  }
+  trace.end();
+  return true;
+}
+
 json Worker::launch(const json& h) {
   if (mode_ == "record") throw std::runtime_error("launch: a recorder does not launch");
   Bound& b = bound_.at(h.at("set").get<int>());
@@ -337,17 +356,7 @@ json Worker::launch(const json& h) {
   GpuTrace& trace = GpuTrace::get();
   const uint64_t tag = next_tag_++;
   int rc = 0;
-  trace.begin(tag);
-  try {
-    rc = enqueue(b);
-  } catch (const ReplayError& e) {
-    trace.end();
-    finished(h.value("timeout_s", 10.0), out);
-    out["outcome"] = "refused";
-    out["message"] = e.what();
-    return out;
-  }
-  trace.end();
+  if (!traced_enqueue(b, tag, h.value("timeout_s", 10.0), out, rc)) return out;
   if (!finished(h.value("timeout_s", 10.0), out)) return out;
   if (rc != 0) {
     out["outcome"] = "returned_error";
@@ -453,17 +462,7 @@ json Worker::round(const json& h) {
     events_[2 * i]->record(*stream_);
     tags[i] = next_tag_++;
     int rc = 0;
-    trace.begin(tags[i]);
-    try {
-      rc = enqueue(b);
-    } catch (const ReplayError& e) {
-      trace.end();
-      finished(h.value("timeout_s", 60.0), out);
-      out["outcome"] = "refused";
-      out["message"] = e.what();
-      return out;
-    }
-    trace.end();
+    if (!traced_enqueue(b, tags[i], h.value("timeout_s", 60.0), out, rc)) return out;
     events_[2 * i + 1]->record(*stream_);
     if (rc != 0) {
       finished(h.value("timeout_s", 60.0), out);
