@@ -232,6 +232,7 @@ struct PerfMethod {
   std::map<std::string, double> spent_s;  // wall time by step (inputs, recording, rounds, checks...)
   double warmup_s = schema_detail::kNaN, budget_s = schema_detail::kNaN, timed_seconds = schema_detail::kNaN;
   double delta = schema_detail::kNaN, event_overhead_us = schema_detail::kNaN;
+  double process_spread = schema_detail::kNaN;  // the per-process term in every interval (log-space sd)
   bool timed_out = false;
 
   template <class Self, class Visit>
@@ -239,7 +240,7 @@ struct PerfMethod {
     ARENA_EACH_FIELD(f.required, m, budget_s, delta);
     ARENA_EACH_FIELD(f.optional, m, flush_bytes, flush, inputs, timing, interleaving, samples_per_round, min_rounds,
                      batches, kept_samples, warmup_s, timed_seconds);
-    ARENA_EACH_FIELD(f.when_set, m, event_overhead_us);
+    ARENA_EACH_FIELD(f.when_set, m, event_overhead_us, process_spread);
     ARENA_EACH_FIELD(f.optional, m, timed_out, flush_mode);
     ARENA_EACH_FIELD(f.when_set, m, spent_s);
   }

@@ -72,6 +72,7 @@ PerfMethod PerfEngine::method_record() const {
   m.timed_out = timed_out_;
   m.batches = batches_;
   m.delta = opt_.delta;
+  m.process_spread = opt_.process_spread;
   m.kept_samples = opt_.kept_samples;
   m.interleaving = "Google Benchmark random interleaving of repetitions (rounds)";
   return m;
@@ -96,7 +97,8 @@ PerfConfig PerfEngine::config_report(ConfigRun& c, ReportTotals& totals) {
     cj.error = "not timed: " + (fatal_.empty() ? std::string("no rounds") : fatal_);
     return cj;
   }
-  SpeedupEstimate e = estimate_speedup(c.a().rounds, c.b().rounds, opt_.seed, 2000, RoundLayout::AlternatingSets);
+  SpeedupEstimate e = with_process_spread(
+      estimate_speedup(c.a().rounds, c.b().rounds, opt_.seed, 2000, RoundLayout::AlternatingSets), opt_.process_spread);
   totals.estimates.push_back(e);
   cj.speedup = interval(e, opt_.delta);
   const Verdict v = cj.speedup.verdict;
@@ -127,7 +129,8 @@ PerfConfig PerfEngine::config_report(ConfigRun& c, ReportTotals& totals) {
       continue;
     }
     // An extra reference (torch.compile): its own speedup over the candidate, same rounds.
-    SpeedupEstimate x = estimate_speedup(s.rounds, c.b().rounds, opt_.seed, 2000, RoundLayout::AlternatingSets);
+    SpeedupEstimate x = with_process_spread(
+        estimate_speedup(s.rounds, c.b().rounds, opt_.seed, 2000, RoundLayout::AlternatingSets), opt_.process_spread);
     totals.extra_estimates[s.side->role()].push_back(x);
     sj.name = s.side->role();
     sj.vs_candidate = interval(x, opt_.delta);

@@ -162,13 +162,33 @@ SpeedupEstimate estimate_speedup(const std::vector<std::vector<double>>& a_round
     e.log_half_width = t_half;
     e.ci_method = "t";
   }
+  e.stat_se = e.log_half_width / student_t_975(k - 1);
+  return e;
+}
+
+SpeedupEstimate with_process_spread(SpeedupEstimate e, double process_sd) {
+  if (!(process_sd >= 0) || !std::isfinite(process_sd))
+    throw std::invalid_argument("with_process_spread: the process spread must be finite and not negative, not " +
+                                std::to_string(process_sd));
+  if (process_sd == 0 || is_insufficient(e)) return e;
+  const int dof = e.units - 1;
+  const double stat_var = e.stat_se * e.stat_se;
+  const double se = std::sqrt(stat_var + process_sd * process_sd);
+  const double eff_dof = stat_var > 0 ? se * se * se * se / (stat_var * stat_var / dof) : 1e9;
+  const int eff_int = static_cast<int>(std::clamp(std::floor(eff_dof + 1e-6), 1.0, 1e9));
+  const double half = student_t_975(eff_int) * se;
+  const double mean_log = std::log(e.speedup);
+  e.ci_low = std::exp(mean_log - half);
+  e.ci_high = std::exp(mean_log + half);
+  e.log_half_width = half;
+  e.process_sd = process_sd;
   return e;
 }
 
 SpeedupEstimate combine(const std::vector<SpeedupEstimate>& per_config) {
   if (per_config.empty()) throw std::invalid_argument("combine: no estimates to combine");
   const double k = static_cast<double>(per_config.size());
-  double sum_log = 0, sum_log_median = 0, var_sum = 0, ws_denominator = 0;
+  double sum_log = 0, sum_log_median = 0, var_sum = 0, ws_denominator = 0, process_sd = 0;
   int min_rounds = std::numeric_limits<int>::max(), min_units = min_rounds;
   bool insufficient = false;
   for (const SpeedupEstimate& e : per_config) {
@@ -181,9 +201,10 @@ SpeedupEstimate combine(const std::vector<SpeedupEstimate>& per_config) {
       continue;
     }
     const int dof = e.units - 1;
-    const double se = e.log_half_width / student_t_975(dof);
+    const double se = e.stat_se;
     var_sum += se * se;
     ws_denominator += se * se * se * se / dof;
+    process_sd = std::max(process_sd, e.process_sd);
   }
 
   SpeedupEstimate c = insufficient_estimate(min_rounds, min_units);
@@ -191,16 +212,20 @@ SpeedupEstimate combine(const std::vector<SpeedupEstimate>& per_config) {
   c.speedup_median_of_rounds = std::exp(sum_log_median / k);
   if (insufficient) return c;
 
-  // Welch-Satterthwaite degrees of freedom of the summed variances (the 1/k^2 cancels).
-  const double dof = ws_denominator > 0 ? var_sum * var_sum / ws_denominator : 1e9;
+  // Welch-Satterthwaite degrees of freedom of the summed variances; the process term's are
+  // infinite, so it adds to the numerator only.
+  const double var = var_sum / (k * k) + process_sd * process_sd;
+  const double dof = ws_denominator > 0 ? var * var / (ws_denominator / (k * k * k * k)) : 1e9;
   // Rounded down (conservative), with slack so that 8.999999... from rounding counts as 9.
   const int dof_int = static_cast<int>(std::clamp(std::floor(dof + 1e-6), 1.0, 1e9));
-  const double half = student_t_975(dof_int) * std::sqrt(var_sum) / k;
+  const double half = student_t_975(dof_int) * std::sqrt(var);
   const double mean_log = sum_log / k;
   c.ci_low = c.t_low = std::exp(mean_log - half);
   c.ci_high = c.t_high = std::exp(mean_log + half);
   c.boot_low = c.boot_high = kNaN;
   c.log_half_width = half;
+  c.stat_se = std::sqrt(var_sum) / k;
+  c.process_sd = process_sd;
   c.ci_method = "t";
   return c;
 }

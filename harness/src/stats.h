@@ -39,6 +39,8 @@ struct SpeedupEstimate {
   double t_low = 0, t_high = 0;         // t interval on the mean log ratio
   double boot_low = 0, boot_high = 0;   // percentile bootstrap over units (NaN if not computed)
   double log_half_width = 0;            // half-width of the chosen interval in log space
+  double stat_se = 0;                   // log-space standard error of the rounds alone
+  double process_sd = 0;                // the process term in the interval (with_process_spread)
   std::string ci_method;                // "t", "bootstrap", or "insufficient" (< 2 rounds)
 };
 
@@ -58,12 +60,26 @@ SpeedupEstimate estimate_speedup(const std::vector<std::vector<double>>& a_round
                                  uint64_t bootstrap_seed, int bootstrap_resamples = 2000,
                                  RoundLayout layout = RoundLayout::Independent);
 
+// Adds the spread of the per-process effect to an estimate's interval. Two identical kernels,
+// each timed in its own worker process, differ by a small amount that is constant within one
+// gate run and changes from run to run (the processes' own mappings of the same buffers): the
+// rounds cannot see it, so an interval from them alone is too narrow for what a rerun would
+// find. process_sd is that effect's standard deviation in log space, known from A/A runs, not
+// from these rounds. The standard errors add in quadrature, and the t quantile takes the
+// Welch-Satterthwaite degrees of freedom with the process term's as infinite. Sets ci_low,
+// ci_high, log_half_width and process_sd; the t and bootstrap bounds stay those of the rounds.
+// An insufficient estimate, or process_sd 0, comes back unchanged. Throws std::invalid_argument
+// on a negative or non-finite process_sd.
+SpeedupEstimate with_process_spread(SpeedupEstimate e, double process_sd);
+
 // The verdict of an interval (Verdict, decide) is part of the result schema: result_schema.h.
 
-// Combines independent per-configuration estimates into one: the speedup is the geometric mean
-// of the speedups. Each log-space standard error is recovered as se_i = log_half_width_i /
-// t_975(units_i - 1); the mean's is se = sqrt(sum se_i^2) / k, and the interval is
-// exp(mean ln s_i +- t_975(dof) se) with Welch-Satterthwaite degrees of freedom. rounds is the
+// Combines per-configuration estimates into one: the speedup is the geometric mean of the
+// speedups. The rounds' standard errors (stat_se) are independent across configurations; the
+// mean's is sqrt(sum stat_se_i^2) / k. A process term is not: the same two processes time every
+// configuration, so the largest process_sd is added whole, se^2 = sum stat_se_i^2 / k^2 + P^2.
+// The interval is exp(mean ln s_i +- t_975(dof) se) with Welch-Satterthwaite degrees of freedom
+// (the process term's infinite). rounds is the
 // smallest per-configuration count, speedup_median_of_rounds the geometric mean of theirs,
 // ci_method "t", boot_low/boot_high NaN. If any input is "insufficient", so is the result.
 // Throws std::invalid_argument on an empty list.

@@ -38,7 +38,8 @@ std::unique_ptr<StoppingRule> TightOrPlateauRule::fresh() const {
 
 bool TightOrPlateauRule::done(const RoundsSoFar& r) {
   if (static_cast<int>(r.complete_rounds) < min_rounds_) return false;
-  // The rule follows the primary comparison; further references get the same rounds.
+  // The rule follows the primary comparison; further references get the same rounds. It reads
+  // the rounds' interval alone: the per-process term of the report's does not shrink with rounds.
   SpeedupEstimate e = estimate_speedup(r.baseline, r.candidate, seed_, resamples_, RoundLayout::AlternatingSets);
   half_widths_.push_back(e.log_half_width);
   const double m = std::max(median(all_samples(r.baseline)), median(all_samples(r.candidate)));

@@ -65,7 +65,7 @@ int arena_perf_main(int argc, char** argv) {
   try {
     std::vector<std::string> known = {"task", "candidate", "baseline", "reference", "result", "gbench-out", "budget-s",
                                       "flush-bytes", "flush-mode", "delta", "samples-per-round", "min-rounds", "kernel-timeout-s",
-                                      "require-faster", "baseline-name", "extra-reference", "kept-samples"};
+                                      "require-faster", "baseline-name", "extra-reference", "kept-samples", "process-spread"};
     known.insert(known.end(), kWorkerOptionNames.begin(), kWorkerOptionNames.end());
     RunnerOptions opt(argc, argv, known);
     result_path = opt.require("result");
@@ -100,6 +100,9 @@ int arena_perf_main(int argc, char** argv) {
     po.flush_mode = static_cast<int>(opt.number("flush-mode", po.flush_mode));
     if (po.flush_mode < 0 || po.flush_mode > 2) throw std::invalid_argument("--flush-mode takes 0, 1 or 2");
     po.delta = opt.number("delta", po.delta);
+    po.process_spread = opt.number("process-spread", po.process_spread);
+    if (!(po.process_spread >= 0 && po.process_spread < 0.1))
+      throw std::invalid_argument("--process-spread takes a log-space standard deviation from 0 to below 0.1");
     po.samples_per_round = static_cast<int>(opt.number("samples-per-round", po.samples_per_round));
     po.min_rounds = static_cast<int>(opt.number("min-rounds", po.min_rounds));
     po.kernel_timeout_s = opt.number("kernel-timeout-s", po.kernel_timeout_s);

@@ -24,6 +24,7 @@ struct Simulation {
   int samples_per_round = 5;
   double sample_noise = 0.05;
   double round_drift = 0.2;
+  double process_effect = 0;  // log-space, on every sample of A: one worker process's own speed
 };
 
 // Standard normal by Box-Muller on the raw engine output: std::normal_distribution differs
@@ -41,7 +42,7 @@ void simulate(const Simulation& s, std::mt19937_64& rng, Rounds& a, Rounds& b) {
   for (int j = 0; j < s.rounds; ++j) {
     const double drift = std::exp(s.round_drift * standard_normal(rng));
     for (int i = 0; i < s.samples_per_round; ++i) {
-      a[j].push_back(s.true_ratio * drift * std::exp(s.sample_noise * standard_normal(rng)));
+      a[j].push_back(s.true_ratio * drift * std::exp(s.process_effect + s.sample_noise * standard_normal(rng)));
       b[j].push_back(drift * std::exp(s.sample_noise * standard_normal(rng)));
     }
   }
@@ -64,6 +65,7 @@ SpeedupEstimate estimate_with_se(double speedup, double se, int rounds) {
   e.rounds = e.units = rounds;
   e.speedup = e.speedup_median_of_rounds = speedup;
   e.log_half_width = student_t_975(rounds - 1) * se;
+  e.stat_se = se;
   e.ci_low = e.t_low = speedup * std::exp(-e.log_half_width);
   e.ci_high = e.t_high = speedup * std::exp(e.log_half_width);
   e.ci_method = "t";
@@ -345,4 +347,72 @@ TEST(Stats, StoppingRule) {
   EXPECT_FALSE(ci_has_plateaued({0.02, 0.021, 0.02, 0.0195, 0.022, 0.02})) << "10 % swings";
   EXPECT_FALSE(ci_has_plateaued({kInf, kInf, kInf, kInf, kInf, kInf}));
   EXPECT_FALSE(ci_has_plateaued({}));
+}
+
+TEST(Stats, ProcessSpreadAddsInQuadratureWithEffectiveDegreesOfFreedom) {
+  // Rounds' se 0.002 on 8 degrees of freedom, process term 0.0015: se 0.0025, and
+  // Welch-Satterthwaite gives 8 * (0.0025 / 0.002)^4 = 19.5, rounded down to 19.
+  const SpeedupEstimate rounds_only = estimate_with_se(1.5, 0.002, 9);
+  const SpeedupEstimate e = with_process_spread(rounds_only, 0.0015);
+  const double half = student_t_975(19) * 0.0025;
+  EXPECT_NEAR(e.log_half_width, half, 1e-12);
+  EXPECT_NEAR(e.ci_low, 1.5 * std::exp(-half), 1e-12);
+  EXPECT_NEAR(e.ci_high, 1.5 * std::exp(half), 1e-12);
+  EXPECT_EQ(e.process_sd, 0.0015);
+  // What the rounds alone say is kept beside it.
+  EXPECT_EQ(e.stat_se, 0.002);
+  EXPECT_EQ(e.t_low, rounds_only.t_low);
+  EXPECT_EQ(e.t_high, rounds_only.t_high);
+  EXPECT_EQ(e.speedup, 1.5);
+}
+
+TEST(Stats, ProcessSpreadOfZeroOrOnTooFewRoundsChangesNothing) {
+  const SpeedupEstimate e = estimate_with_se(1.2, 0.01, 10);
+  const SpeedupEstimate same = with_process_spread(e, 0);
+  EXPECT_EQ(same.ci_low, e.ci_low);
+  EXPECT_EQ(same.ci_high, e.ci_high);
+  EXPECT_EQ(same.process_sd, 0);
+  const SpeedupEstimate one = with_process_spread(estimate_speedup({{2.0}}, {{1.0}}, 1), 0.01);
+  EXPECT_EQ(one.ci_method, "insufficient");
+  EXPECT_EQ(one.ci_high, kInf);
+  EXPECT_THROW(with_process_spread(e, -0.001), std::invalid_argument);
+  EXPECT_THROW(with_process_spread(e, std::nan("")), std::invalid_argument);
+}
+
+TEST(Stats, CombineTakesTheProcessTermWhole) {
+  // Four configurations with the rounds' se 0.001 and a process term 0.002: the rounds'
+  // part averages down to 0.0005, the process term does not (the same processes time them all).
+  std::vector<SpeedupEstimate> four;
+  for (int i = 0; i < 4; ++i) four.push_back(with_process_spread(estimate_with_se(1.1, 0.001, 1000), 0.002));
+  const SpeedupEstimate c = combine(four);
+  const double var = 4 * 0.001 * 0.001 / 16 + 0.002 * 0.002;
+  const double dof = var * var / (4 * std::pow(0.001, 4) / 999 / 256);
+  EXPECT_NEAR(c.log_half_width, student_t_975(static_cast<int>(dof)) * std::sqrt(var), 1e-12);
+  EXPECT_GT(c.log_half_width, 1.959 * 0.002);
+  EXPECT_EQ(c.process_sd, 0.002);
+  EXPECT_NEAR(c.stat_se, 0.0005, 1e-15);
+  // Without it, combine is what it was: the rounds' se over k.
+  std::vector<SpeedupEstimate> plain(4, estimate_with_se(1.1, 0.001, 1000));
+  EXPECT_NEAR(combine(plain).log_half_width, student_t_975(3996) * 0.0005, 1e-12);
+}
+
+TEST(Stats, ProcessSpreadRestoresCoverageOfAPerProcessEffect) {
+  // A/A runs, each with its own process effect (sd 1 %) that every round shares: intervals from
+  // the rounds alone miss 1.0 most of the time; with the process term they cover it about 95 %
+  // of the time.
+  const double process_sd = 0.01;
+  int covered_rounds_only = 0, covered = 0;
+  std::mt19937_64 effects(77);
+  for (int x = 0; x < 200; ++x) {
+    Simulation sim;
+    sim.rounds = 16;
+    sim.sample_noise = 0.01;
+    sim.process_effect = process_sd * standard_normal(effects);
+    const SpeedupEstimate e = simulated_estimate(sim, 9000 + x);
+    covered_rounds_only += contains(e, 1.0) ? 1 : 0;
+    covered += contains(with_process_spread(e, process_sd), 1.0) ? 1 : 0;
+  }
+  EXPECT_LT(covered_rounds_only, 120);
+  EXPECT_GE(covered, 180);
+  EXPECT_LE(covered, 199);
 }
