@@ -296,6 +296,9 @@ struct PerfConfig {
   std::string error;  // why the configuration was not timed; nothing below is set then
   SpeedupInterval speedup;  // the candidate over the baseline
   double speedup_median_of_rounds = schema_detail::kNaN;
+  // The log speedup's standard error from the rounds alone, before the per-process term: what
+  // an A/A calibration of that term needs (tests/gpu/process_spread.py).
+  double rounds_se = schema_detail::kNaN;
   std::string ci_method;
   int rounds = 0;
   double bytes = schema_detail::kNaN, flops = schema_detail::kNaN;  // the task's cost model
@@ -313,6 +316,7 @@ struct PerfConfig {
     if (!c.error.empty()) return;  // an untimed configuration holds only why
     SpeedupInterval::fields(c.speedup, f, Need::Required, Need::Required);
     ARENA_EACH_FIELD(f.optional, c, speedup_median_of_rounds, ci_method, rounds, bytes, flops);
+    ARENA_EACH_FIELD(f.when_set, c, rounds_se);
     ARENA_EACH_FIELD(f.when_set, c, baseline, candidate, references);
     ARENA_EACH_FIELD(f.optional, c, post_timing_checks);
     f.numbers(key::statistics, c.statistics, Need::Required);

@@ -103,6 +103,7 @@ PerfConfig PerfEngine::config_report(ConfigRun& c, ReportTotals& totals) {
   cj.speedup = interval(e, opt_.delta);
   const Verdict v = cj.speedup.verdict;
   cj.speedup_median_of_rounds = e.speedup_median_of_rounds;
+  cj.rounds_se = e.stat_se;
   cj.ci_method = e.ci_method;
   cj.rounds = e.rounds;
   cj.bytes = cost.bytes;

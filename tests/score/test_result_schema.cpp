@@ -67,6 +67,7 @@ TEST(ResultSchema, EveryResultSurvivesARoundTrip) {
   PerfConfig pc;
   pc.label = "seen[0]";
   pc.speedup = {2.0, 1.9, 2.1, Verdict::Faster};
+  pc.rounds_se = 0.004;
   pc.baseline = SideTiming{};
   pc.baseline->median_ms = 0.02;
   pc.candidate = SideTiming{};
@@ -90,6 +91,8 @@ TEST(ResultSchema, EveryResultSurvivesARoundTrip) {
   ASSERT_TRUE(back.report);
   EXPECT_EQ(back.report->configs[0].references[0].vs_candidate->verdict, Verdict::Faster);
   EXPECT_EQ(back.report->configs[1].error, "not timed: no rounds");
+  EXPECT_EQ(back.report->configs[0].rounds_se, 0.004);
+  EXPECT_FALSE(json(back.report->configs[1]).contains("rounds_se"));  // written only when set
 
   ProfileResult pr;
   pr.header = header("profile", Status::Passed);
