@@ -62,7 +62,7 @@ SpeedupEstimate estimate_speedup(const std::vector<std::vector<double>>& a_round
 
 // Adds the spread of the per-process effect to an estimate's interval. Two identical kernels,
 // each timed in its own worker process, differ by a small amount that is constant within one
-// gate run and changes from run to run (the processes' own mappings of the same buffers): the
+// gate run and changes from run to run (something of each process's own, not the buffers): the
 // rounds cannot see it, so an interval from them alone is too narrow for what a rerun would
 // find. process_sd is that effect's standard deviation in log space, known from A/A runs, not
 // from these rounds. The standard errors add in quadrature, and the t quantile takes the
