@@ -100,10 +100,10 @@ PerfConfig PerfEngine::config_report(ConfigRun& c, ReportTotals& totals) {
   SpeedupEstimate e = with_process_spread(
       estimate_speedup(c.a().rounds, c.b().rounds, opt_.seed, 2000, RoundLayout::AlternatingSets), opt_.process_spread);
   totals.estimates.push_back(e);
+  cj.rounds_se = e.stat_se;  // what a calibration of the process term needs
   cj.speedup = interval(e, opt_.delta);
   const Verdict v = cj.speedup.verdict;
   cj.speedup_median_of_rounds = e.speedup_median_of_rounds;
-  cj.rounds_se = e.stat_se;
   cj.ci_method = e.ci_method;
   cj.rounds = e.rounds;
   cj.bytes = cost.bytes;
