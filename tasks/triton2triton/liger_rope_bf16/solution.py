@@ -45,8 +45,9 @@ def rope_tokens(q_ptr, k_ptr, cos_ptr, sin_ptr, n_tok, S,
 def launch(q, k, cos, sin, B, S, HQ, HKV, D):
     n_tok = B * S
     block_hq = triton.next_power_of_2(HQ)
+    block_hkv = triton.next_power_of_2(HKV)
     half = triton.next_power_of_2(D // 2)
-    block_t = max(1, min(TILE // (block_hq * half), triton.next_power_of_2(n_tok)))
+    block_t = max(1, min(TILE // (max(block_hq, block_hkv) * half), triton.next_power_of_2(n_tok)))
     grid = (triton.cdiv(n_tok, block_t),)
     rope_tokens[grid](q, k, cos, sin, n_tok, S, HQ, HKV, D, BLOCK_T=block_t, BLOCK_HQ=block_hq,
-                      BLOCK_HKV=triton.next_power_of_2(HKV), HALF=half, num_warps=8)
+                      BLOCK_HKV=block_hkv, HALF=half, num_warps=8)
