@@ -7,7 +7,7 @@ The package kernel gives each program one output tile over the whole of K, so a 
   3-4 stage pipeline, sized so that two programs fit on a multiprocessor), so no rows are
   wasted and many bytes of B are in flight.
 - Split-K: the K range is cut into S pieces, with S picked by a small cost model (waves x
-  K steps per program, plus a penalty per split) so that the grid fills the machine in whole
+  K steps per program, plus the partials' round trip through memory) so that the grid fills the machine in whole
   waves. Each piece writes its fp32 partial tile to the workspace and a second kernel adds
   the S partials and rounds to bf16 once; without a split the main kernel rounds and stores.
 - Masked, vectorizable loads (row and column masks are constant along the contiguous axis)
@@ -95,13 +95,18 @@ def _plan(M, N, K):
     slots = NUM_SMS * per_sm
     tiles = triton.cdiv(M, bm) * triton.cdiv(N, bn)
     k_tiles = triton.cdiv(K, bk)
+    # Cost in units of one wave streaming one K step; the partials' round trip through memory
+    # counts against a split.
+    wave_step_bytes = slots * (bm + bn) * bk * 2
     split, best = 1, None
     if tiles < slots:
         for s in range(1, min(MAX_SPLIT, k_tiles) + 1):
             if s > 1 and k_tiles < 4 * s:
                 break
             steps = triton.cdiv(k_tiles, s)
-            cost = triton.cdiv(tiles * s, slots) * steps * (1.0 + 0.02 * s)
+            cost = triton.cdiv(tiles * s, slots) * steps * (1.0 + 0.01 * s)
+            if s > 1:
+                cost += 8 * s * M * N / wave_step_bytes
             if best is None or cost < best:
                 split, best = s, cost
     per_split = triton.cdiv(k_tiles, split)
