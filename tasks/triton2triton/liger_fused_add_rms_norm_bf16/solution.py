@@ -1,0 +1,91 @@
+"""Residual add + RMSNorm forward (Llama casting) over bf16 [M, N]: s = x + residual (bf16,
+the new residual stream), rstd = 1 / sqrt(mean(s^2) + eps) in fp32 (saved per row),
+y = s * rstd * weight.
+
+liger launches one program per row: each program loads the weight again, then waits for its
+two row loads before it can reduce and store, and the only overlap comes from other programs
+on the SM. Here rows up to 8192 values go to a persistent grid (a few programs per SM, H100
+has 132) that walks tiles of BLOCK_M rows (about 4096 values, 8 warps, 16-byte accesses):
+the weight is loaded once per program, and the next tile's x and residual loads are issued
+before the current tile is reduced and stored (a register double buffer), so every program
+keeps loads in flight while it computes. y comes from the fp32 sum and is rounded once (the
+package rounds s and s * rstd to bf16 first, which the tolerance also allows). Longer rows
+keep one row per program: second buffers would spill."""
+import triton
+import triton.language as tl
+
+TILE = 4096  # values per tile: 16 per thread at 8 warps
+PREFETCH_MAX_N = 8192
+NUM_SMS = 132  # H100 SXM; the grid-stride loop is correct for any count
+PROGRAMS_PER_SM = 4
+
+
+@triton.jit
+def _tile(t, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    rows = t * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    rmask = rows < M
+    mask = rmask[:, None] & (cols < N)[None, :]
+    offs = rows.to(tl.int64)[:, None] * N + cols[None, :]
+    return rows, rmask, mask, offs
+
+
+@triton.jit
+def _load_pair(x_ptr, r_ptr, t, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    rows, rmask, mask, offs = _tile(t, M, N, BLOCK_M, BLOCK_N)
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0, eviction_policy="evict_first")
+    r = tl.load(r_ptr + offs, mask=mask, other=0.0, eviction_policy="evict_first")
+    return x, r
+
+
+@triton.jit
+def _add_norm_store(x, r, w, y_ptr, s_ptr, rstd_ptr, t, M, N, eps,
+                    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    rows, rmask, mask, offs = _tile(t, M, N, BLOCK_M, BLOCK_N)
+    s = x.to(tl.float32) + r.to(tl.float32)
+    tl.store(s_ptr + offs, s.to(tl.bfloat16), mask=mask)
+    rs = tl.rsqrt(tl.sum(s * s, axis=1) / N + eps)
+    tl.store(rstd_ptr + rows, rs, mask=rmask)
+    tl.store(y_ptr + offs, (s * rs[:, None] * w[None, :]).to(tl.bfloat16), mask=mask)
+
+
+@triton.jit
+def add_rms_norm_persistent(x_ptr, r_ptr, w_ptr, y_ptr, s_ptr, rstd_ptr, M, N, eps, n_tiles,
+                            BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    pid = tl.program_id(0)
+    step = tl.num_programs(0)
+    cols = tl.arange(0, BLOCK_N)
+    w = tl.load(w_ptr + cols, mask=cols < N, other=0.0).to(tl.float32)
+    x, r = _load_pair(x_ptr, r_ptr, pid, M, N, BLOCK_M, BLOCK_N)
+    for t in range(pid, n_tiles, step):
+        # Issue the next tile's loads first (fully masked past the end): they are in flight
+        # while this tile is reduced and written.
+        x_next, r_next = _load_pair(x_ptr, r_ptr, t + step, M, N, BLOCK_M, BLOCK_N)
+        _add_norm_store(x, r, w, y_ptr, s_ptr, rstd_ptr, t, M, N, eps, BLOCK_M, BLOCK_N)
+        x = x_next
+        r = r_next
+
+
+@triton.jit
+def add_rms_norm_row(x_ptr, r_ptr, w_ptr, y_ptr, s_ptr, rstd_ptr, M, N, eps, BLOCK_N: tl.constexpr):
+    t = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_N)
+    w = tl.load(w_ptr + cols, mask=cols < N, other=0.0).to(tl.float32)
+    x, r = _load_pair(x_ptr, r_ptr, t, M, N, 1, BLOCK_N)
+    _add_norm_store(x, r, w, y_ptr, s_ptr, rstd_ptr, t, M, N, eps, 1, BLOCK_N)
+
+
+def launch(x, residual, weight, y, s, rstd, M, N, eps):
+    block_n = triton.next_power_of_2(N)
+    if block_n > PREFETCH_MAX_N:
+        add_rms_norm_row[(M,)](x, residual, weight, y, s, rstd, M, N, eps, BLOCK_N=block_n,
+                               num_warps=min(32, block_n // 512))
+        return
+    block_m = max(1, min(TILE // block_n, triton.next_power_of_2(M)))
+    n_tiles = triton.cdiv(M, block_m)
+    num_warps = max(1, min(16, block_m * block_n // 512))
+    # As many programs as fit, each given the same number of tiles.
+    per_program = triton.cdiv(n_tiles, NUM_SMS * PROGRAMS_PER_SM)
+    grid = (triton.cdiv(n_tiles, per_program),)
+    add_rms_norm_persistent[grid](x, residual, weight, y, s, rstd, M, N, eps, n_tiles,
+                                  BLOCK_M=block_m, BLOCK_N=block_n, num_warps=num_warps, num_stages=1)
