@@ -30,7 +30,7 @@ foreach(_v TASK_DIR TASK_ID RUN_DIR RESULT_FILE AGENT AGENTS_DIR SUITE_DESCRIPTO
   endif()
 endforeach()
 foreach(_v SUITES_DIR MODEL EFFORT SANDBOX REDO AGENT_SCRIPT USER_COMMAND BASELINE_FILE TORCH_COMPILE PYTHON PY_HOST_DIR TOOLS_LIB
-           WORKER_TOOL WORKER_LIB PROFILE_TOOL PROFILE_SCRIPT STATEMENT SOLUTION_FILE)
+           WORKER_TOOL WORKER_LIB PROFILE_TOOL PROFILE_SCRIPT STATEMENT SOLUTION_FILE PACKAGE PACKAGE_VERSION PACKAGE_MODULES)
   if(NOT DEFINED ${_v})
     set(${_v} "")
   endif()
@@ -87,6 +87,7 @@ if(BASELINE_FILE)
 endif()
 set(ARENA_TASK_KERNELS "$T")
 set(ARENA_TASK_TORCH_COMPILE "${TORCH_COMPILE}")
+string(REPLACE "," ";" ARENA_TASK_PACKAGE_MODULES "${PACKAGE_MODULES}")
 set(ARENA_CMAKE cmake)
 set(ARENA_PY_HOST "$T")
 set(ARENA_TOOLCHAIN "$T/arena_toolchain.cmake")
@@ -149,6 +150,19 @@ foreach(_f IN LISTS ARENA_SUITE_WORKSPACE_FILES)  # task files the agent works f
   file(COPY "${TASK_DIR}/${_f}" DESTINATION "${_ws}")
   file(COPY "${TASK_DIR}/${_f}" DESTINATION "${_tools}/task")
 endforeach()
+# A production baseline: the package's modules it imports, as installed, with the package's
+# license, so the agent reads the kernel it must beat (docs/DESIGN.md, "Production baselines").
+if(PACKAGE)
+  if(NOT PYTHON)
+    message(FATAL_ERROR "${TASK_ID}: its baseline comes from the package ${PACKAGE}, which needs the gates' Python")
+  endif()
+  execute_process(COMMAND "${PYTHON}" "${PY_HOST_DIR}/arena_package.py" copy --name "${PACKAGE}"
+                          --version "${PACKAGE_VERSION}" --dest "${_ws}/package" ${ARENA_TASK_PACKAGE_MODULES}
+                  RESULT_VARIABLE _rc OUTPUT_QUIET ERROR_VARIABLE _err)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "${TASK_ID}: cannot copy its baseline's package source: ${_err}")
+  endif()
+endif()
 configure_file("${STATEMENT}" "${_ws}/README.md" COPYONLY)
 configure_file("${START_FILE}" "${_ws}/${CANDIDATE_FILE}" COPYONLY)
 

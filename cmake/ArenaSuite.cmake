@@ -7,7 +7,8 @@
 #                                          each <dir> of ARENA_SUITE_PATH, then KernelArena's suites/
 #   arena_read_suite(<descriptor>)         sets ARENA_SUITE_* (and ARENA_SUITES_DIR) in the caller, from the inputs
 #                                          ARENA_TASK_DIR, ARENA_TASK_BASELINE, ARENA_TASK_KERNELS,
-#                                          ARENA_TASK_TORCH_COMPILE, ARENA_CMAKE, ARENA_PYTHON,
+#                                          ARENA_TASK_TORCH_COMPILE, ARENA_TASK_PACKAGE_MODULES,
+#                                          ARENA_CMAKE, ARENA_PYTHON,
 #                                          ARENA_PY_HOST, ARENA_TOOLCHAIN, ARENA_COMPILE_SCRIPT
 #   arena_suite_command(<out> <template> [SOURCE s] [OUTPUT o] [WHAT w] [RESULT r] [CONFINE ON])
 #                                          a command from ARENA_SUITE_COMPILE: each <NAME> replaced;

@@ -162,9 +162,15 @@ endfunction()
 # Validates task.json files with arena-spec and includes the manifest it writes (in the
 # caller's scope: ARENA_TASK_IDS and ARENA_TASK_<suite>__<name>_* for each task). Every invalid
 # spec is reported, each as "file: field: what".
+# With _arena_keep_going set (a suite folder), an invalid spec does not stop configure: the
+# manifest lists it (ARENA_INVALID_TASK_FILES) and the caller adds a failing test for it.
 macro(_arena_read_manifest manifest)
   _arena_spec_tool(_arena_checker)
-  execute_process(COMMAND "${_arena_checker}" manifest --any-folder "${manifest}" ${ARGN}
+  set(_arena_flags --any-folder)
+  if(_arena_keep_going)
+    list(APPEND _arena_flags --keep-going)
+  endif()
+  execute_process(COMMAND "${_arena_checker}" manifest ${_arena_flags} "${manifest}" ${ARGN}
                   RESULT_VARIABLE _arena_rc OUTPUT_VARIABLE _arena_out ERROR_VARIABLE _arena_err)
   if(NOT _arena_rc EQUAL 0)
     # Plain message() keeps each "file: field: what" on one line (FATAL_ERROR text is re-wrapped).
@@ -173,6 +179,28 @@ macro(_arena_read_manifest manifest)
   endif()
   include("${manifest}")
 endmacro()
+
+# One bad task must not stop the others: each invalid spec of a suite folder is named in a
+# warning, and <suite>/<task>/compile, its only test, fails with the same message (arena-spec
+# check), so a run keeps the task in its counts as not compiled.
+function(_arena_add_invalid_task_tests suite)
+  _arena_spec_tool(_checker)
+  set(_i 0)
+  foreach(_file IN LISTS ARENA_INVALID_TASK_FILES)
+    get_filename_component(_dir "${_file}" DIRECTORY)
+    get_filename_component(_task "${_dir}" NAME)
+    set(_suite "${suite}")
+    if(NOT _suite)
+      get_filename_component(_suite_dir "${_dir}" DIRECTORY)
+      get_filename_component(_suite "${_suite_dir}" NAME)
+    endif()
+    message(WARNING "${ARENA_INVALID_TASK_ERROR_${_i}}\n"
+                    "${_suite}/${_task}: its gates are left out; ${_suite}/${_task}/compile fails with this message")
+    add_test(NAME ${_suite}/${_task}/compile COMMAND "${_checker}" check "${_file}")
+    set_tests_properties(${_suite}/${_task}/compile PROPERTIES LABELS "${_suite};compile" TIMEOUT 60)
+    math(EXPR _i "${_i} + 1")
+  endforeach()
+endfunction()
 
 # `start` is what an agent starts from (the descriptor's START): the baseline, an ABI skeleton or a task file.
 # Sets <out> to the candidate's source and <fallback_out> to TRUE where a missing file falls
@@ -252,7 +280,7 @@ endfunction()
 # With an agent selected: <id>/agent runs it into <build>/arena/<run>/<id>/ and the
 # candidate becomes what it left there (cmake/ArenaAgent.cmake, reading <kernels>/agent_args.cmake).
 function(_arena_add_agent_test id candidate_var)
-  cmake_parse_arguments(PARSE_ARGV 2 A "" "DIR;DESCRIPTOR;START;BASELINE;TORCH_COMPILE;CANDIDATE_FILE;README;PROMPT;SOLUTION"
+  cmake_parse_arguments(PARSE_ARGV 2 A "" "DIR;DESCRIPTOR;START;BASELINE;TORCH_COMPILE;CANDIDATE_FILE;README;PROMPT;SOLUTION;PACKAGE;PACKAGE_VERSION;PACKAGE_MODULES"
                         "LABELS")
   set(run_dir "${CMAKE_BINARY_DIR}/arena/${ARENA_RUN_NAME}/${id}")
   set(${candidate_var} "${run_dir}/candidate/${A_CANDIDATE_FILE}" PARENT_SCOPE)
@@ -263,6 +291,7 @@ function(_arena_add_agent_test id candidate_var)
     SUITE_DESCRIPTOR "${A_DESCRIPTOR}" SUITES_DIR "${ARENA_SUITES_DIR}" SUITE_PROMPT "${A_PROMPT}" TIMEOUT_S "${ARENA_AGENT_TIMEOUT_S}"
     CANDIDATE_FILE "${A_CANDIDATE_FILE}" START_FILE "${A_START}" BASELINE_FILE "${A_BASELINE}"
     TORCH_COMPILE "${A_TORCH_COMPILE}" STATEMENT "${A_README}" SOLUTION_FILE "${A_SOLUTION}"
+    PACKAGE "${A_PACKAGE}" PACKAGE_VERSION "${A_PACKAGE_VERSION}" PACKAGE_MODULES "${A_PACKAGE_MODULES}"
     KERNELS_DIR "${ARENA_KERNELS_DIR}/${id}" TOOLCHAIN "${ARENA_TOOLCHAIN_FILE}" COMPILE_SCRIPT "${ARENA_COMPILE_SCRIPT}"
     HARNESS_INCLUDE "${ARENA_HARNESS_INCLUDE}" PYTHON "${ARENA_PYTHON}" PY_HOST_DIR "${ARENA_PY_HOST_DIR}"
     PROFILE_SCRIPT "${ARENA_PROFILE_SCRIPT}" MODEL "${ARENA_AGENT_MODEL}" EFFORT "${ARENA_AGENT_EFFORT}"
@@ -433,9 +462,11 @@ function(_arena_add_task id)
   endif()
   set(compile_requires "")
   if(ARENA_AGENT)
+    string(REPLACE ";" "," _package_modules "${${key}_PACKAGE_MODULES}")  # one word in the args file
     _arena_add_agent_test(${id} candidate_src DIR "${${key}_DIR}" DESCRIPTOR "${_task_descriptor}" START "${start}"
       BASELINE "${_task_baseline}" TORCH_COMPILE "${${key}_TORCH_COMPILE}" CANDIDATE_FILE "${ARENA_SUITE_CANDIDATE_FILE}"
       README "${_task_readme}" PROMPT "${_task_prompt}" SOLUTION "${_task_solution}"
+      PACKAGE "${${key}_PACKAGE}" PACKAGE_VERSION "${${key}_PACKAGE_VERSION}" PACKAGE_MODULES "${_package_modules}"
       LABELS ${common_labels} agent)
     set(compile_requires "${id}/agent")
   endif()
@@ -631,6 +662,7 @@ function(arena_add_task)
   set(ARENA_TASK_BASELINE "${T_BASELINE}")
   set(ARENA_TASK_KERNELS "${ARENA_KERNELS_DIR}/${id}")
   set(ARENA_TASK_TORCH_COMPILE "${${key}_TORCH_COMPILE}")
+  set(ARENA_TASK_PACKAGE_MODULES "${${key}_PACKAGE_MODULES}")
   set(ARENA_CMAKE "${CMAKE_COMMAND}")
   set(ARENA_PY_HOST "${ARENA_PY_HOST_DIR}")
   set(ARENA_TOOLCHAIN "${ARENA_TOOLCHAIN_FILE}")
@@ -681,7 +713,10 @@ function(arena_add_suite_directory dir)
   endif()
   _arena_setup_once()
   string(MD5 _h "${dir}")
+  set(_arena_keep_going TRUE)
   _arena_read_manifest("${CMAKE_BINARY_DIR}/arena/manifests/${_h}.cmake" ${_specs})
+  set(_arena_keep_going FALSE)
+  _arena_add_invalid_task_tests("${D_SUITE}")
   foreach(_id IN LISTS ARENA_TASK_IDS)
     string(REPLACE "/" "__" _k "${_id}")
     set(_key "ARENA_TASK_${_k}")

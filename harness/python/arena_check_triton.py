@@ -5,7 +5,13 @@ synchronization, vendor libraries, native code, processes). What it does at run 
 checked again when it runs (only Triton kernels may compute: arena_triton.py). On success
 the module is copied to <output>.
 
-    arena_check_triton.py <kernel.py> <output.py> [--what LABEL] [--result result.json]"""
+A task whose baseline is a production kernel names its package's modules (task.json
+"package"); `--allow-import MODULE` lets the module import each, and the @triton.jit kernels
+those modules define (read from their installed source, never imported here) join the kernels
+its launches may run.
+
+    arena_check_triton.py <kernel.py> <output.py> [--what LABEL] [--result result.json]
+                          [--allow-import MODULE]..."""
 import argparse
 import ast
 import json
@@ -13,6 +19,8 @@ import os
 import shutil
 import sys
 import time
+
+import arena_package
 
 ALLOWED_IMPORTS = {"torch", "triton", "math", "functools", "typing", "itertools", "dataclasses", "enum", "struct"}
 FORBIDDEN_NAMES = {
@@ -53,10 +61,16 @@ def _root(node):
     return node.id if isinstance(node, ast.Name) else None
 
 
-def _library_rules(tree, path, aliases):
+def _allowed_module(name, allowed):
+    """Whether an imported name is one of the task's package modules (or inside one)."""
+    return any(name == m or name.startswith(m + ".") for m in allowed)
+
+
+def _library_rules(tree, path, aliases, allowed=()):
     """Monkeypatching, introspection and private library internals."""
     out = []
-    modules = {name for name, full in aliases.items() if full.split(".")[0] in ALLOWED_IMPORTS}
+    modules = {name for name, full in aliases.items()
+               if full.split(".")[0] in ALLOWED_IMPORTS or _allowed_module(full, allowed)}
     # A plain name bound to a module (or to something inside one) is that module too.
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and _root(node.value) in modules:
@@ -99,7 +113,17 @@ def _library_rules(tree, path, aliases):
     return out
 
 
-def kernel_names(tree, aliases):
+def package_kernel_names(allowed):
+    """The @triton.jit kernels the allowed package modules define, from their installed source
+    (a package kernel under @triton.autotune or a package's own entry decorator included)."""
+    names = []
+    for m in allowed:
+        tree = parse(arena_package.module_file(m))
+        names += kernel_names(tree, aliases_of(tree), any_jit=True)
+    return sorted(set(names))
+
+
+def kernel_names(tree, aliases, any_jit=False):
     """The module's @triton.jit functions: the only kernels its launches may run."""
     names = []
     for node in ast.walk(tree):
@@ -112,7 +136,8 @@ def kernel_names(tree, aliases):
                 continue
             head, _, rest = name.partition(".")
             full = aliases.get(head, head) + ("." + rest if rest else "")
-            if full in ("triton.jit", "triton.runtime.jit.jit", "triton.language.jit") or full.endswith(".jit"):
+            if full in ("triton.jit", "triton.runtime.jit.jit", "triton.language.jit") or full.endswith(".jit") \
+                    or (any_jit and full.split(".")[-1] == "jit"):
                 names.append(node.name)
     return sorted(set(names))
 
@@ -122,7 +147,7 @@ def parse(path):
         return ast.parse(f.read(), filename=path)
 
 
-def problems_of(path):
+def problems_of(path, allowed=()):
     try:
         tree = parse(path)
     except (OSError, SyntaxError, ValueError) as e:
@@ -133,8 +158,9 @@ def problems_of(path):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
             for n in names:
-                if n.split(".")[0] not in ALLOWED_IMPORTS:
-                    out.append(f"{path}:{node.lineno}: imports {n} (allowed: {', '.join(sorted(ALLOWED_IMPORTS))})")
+                if n.split(".")[0] not in ALLOWED_IMPORTS and not _allowed_module(n, allowed):
+                    also = f"; this task's package modules: {', '.join(allowed)}" if allowed else ""
+                    out.append(f"{path}:{node.lineno}: imports {n} (allowed: {', '.join(sorted(ALLOWED_IMPORTS))}{also})")
             for a in node.names:
                 full = a.name if isinstance(node, ast.Import) else f"{node.module}.{a.name}"
                 for bad, why in FORBIDDEN_NAMES.items():
@@ -153,7 +179,7 @@ def problems_of(path):
                     out.append(f"{path}:{node.lineno}: uses {full} ({why} is not allowed)")
         elif isinstance(node, ast.Global):
             out.append(f"{path}:{node.lineno}: assigns module state from a function (no state between calls)")
-    out += _library_rules(tree, path, aliases)
+    out += _library_rules(tree, path, aliases, allowed)
     if not any(isinstance(n, ast.FunctionDef) and n.name == "launch" for n in tree.body):
         out.append(f"{path}: defines no top-level launch()")
     return sorted(set(out))
@@ -176,10 +202,18 @@ def main(argv=None):
     p.add_argument("output")
     p.add_argument("--what", default=None)
     p.add_argument("--result", default=None)
+    p.add_argument("--allow-import", action="append", default=[], metavar="MODULE",
+                   help="a module of the task's package the module may import (repeatable)")
     a = p.parse_args(argv)
     t0 = time.time()
     what = a.what or a.source
-    problems = problems_of(a.source)
+    problems = problems_of(a.source, a.allow_import)
+    package_kernels = []
+    if not problems:
+        try:
+            package_kernels = package_kernel_names(a.allow_import)
+        except (arena_package.PackageError, OSError, SyntaxError) as e:
+            problems = [f"{a.source}: the task's package: {e}"]
     if not problems:
         os.makedirs(os.path.dirname(os.path.abspath(a.output)), exist_ok=True)
         shutil.copyfile(a.source, a.output + ".partial")
@@ -187,7 +221,8 @@ def main(argv=None):
         # The kernels its launches may run, for the judge's check of what a recorded launch ran.
         tree = parse(a.source)
         with open(a.output + ".kernels.partial", "w") as f:
-            f.write("".join(n + "\n" for n in kernel_names(tree, aliases_of(tree))))
+            own = kernel_names(tree, aliases_of(tree))
+            f.write("".join(n + "\n" for n in sorted(set(own + package_kernels))))
         os.replace(a.output + ".kernels.partial", a.output + ".kernels")
     if a.result:
         os.makedirs(os.path.dirname(os.path.abspath(a.result)), exist_ok=True)

@@ -19,6 +19,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 import arena_abi
 import arena_device_tensors
+import arena_package
 import arena_task
 
 # Operators that only make views or read metadata: no kernel, no allocation.
@@ -38,25 +39,38 @@ class RuleViolation(Exception):
     pass
 
 
-def _called_by_triton():
+def _called_by_trusted(trusted_dirs):
     """Whether the code that reached the operator (the first frame outside PyTorch and this
-    file) is Triton's. A hook of the candidate's that Triton calls is the candidate's frame."""
+    file) is Triton's, or a production baseline's package's (its autotuner benchmarks like
+    Triton's). A hook of the candidate's that such code calls is the candidate's frame."""
     f = sys._getframe(1)
     while f is not None and (f.f_code.co_filename.startswith(TORCH_DIR) or f.f_code.co_filename == __file__):
         f = f.f_back
-    return f is not None and f.f_code.co_filename.startswith(TRITON_DIR)
+    return f is not None and f.f_code.co_filename.startswith(trusted_dirs)
+
+
+def package_dirs(task):
+    """The installed folders of the task's package's top-level modules (task.json "package"):
+    its code is trusted like Triton's. A recorded launch still holds only Triton kernels, and
+    a candidate's only those its compile gate listed."""
+    out = []
+    for m in task.spec.get("package", {}).get("modules", []):
+        init = arena_package.module_file(m.split(".")[0])
+        out.append(os.path.dirname(init) + os.sep)
+    return tuple(sorted(set(out)))
 
 
 class OnlyTritonKernels(TorchDispatchMode):
     """Fails on any PyTorch operator that computes, copies or allocates."""
 
-    def __init__(self, module_file):
+    def __init__(self, module_file, trusted_dirs=()):
         super().__init__()
         self.module_file = module_file
+        self.trusted_dirs = (TRITON_DIR,) + tuple(trusted_dirs)
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         name = func.overloadpacket.__name__
-        if name not in VIEW_OPS and not _called_by_triton():
+        if name not in VIEW_OPS and not _called_by_trusted(self.trusted_dirs):
             raise RuleViolation(f"{self.module_file}: launch called the PyTorch operator aten.{name}: "
                                 f"only Triton kernels may compute, copy or allocate")
         return func(*args, **(kwargs or {}))
@@ -85,6 +99,7 @@ class TritonKernel:
             raise ValueError("a Triton kernel needs the task's task.json")
         self.file = os.path.abspath(module_file)
         self.task = arena_task.TaskInfo(task_file)
+        self.trusted_dirs = package_dirs(self.task)
         self.module = _load_module(self.file, role)
         self._streams = arena_device_tensors.Streams()
         self._bound = {}  # (config, pointers) -> keyword tensors, for a few buffer sets
@@ -132,7 +147,7 @@ class TritonKernel:
             values = self._params(a)
             kwargs = dict(self._tensors(a, values))
             kwargs.update(values)
-            with torch.cuda.stream(self._streams.get(a.stream)), OnlyTritonKernels(self.file):
+            with torch.cuda.stream(self._streams.get(a.stream)), OnlyTritonKernels(self.file, self.trusted_dirs):
                 self.module.launch(**kwargs)
             return 0
         except Exception as e:

@@ -57,11 +57,29 @@ std::string visible_device(const char* var, int id) {
 const char* const kKeptForConfined[] = {"PATH", "LANG", "LC_ALL", "LC_CTYPE", "LD_LIBRARY_PATH", "PYTHONPATH",
                                         "PYTHONHOME", "CUDA_HOME", "CUDA_PATH", "ROCM_PATH", "ARENA_PY_TRACEBACK"};
 
+uint64_t fnv1a(uint64_t h, const std::string& bytes) {
+  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+// A kernel's content key: a file's bytes, or for a folder (a PyTorch reference's task folder)
+// the names and bytes of its regular files. Reading a folder as a file throws, so the two are
+// told apart first; what cannot be read adds nothing.
 uint64_t file_hash(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::string content((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  auto bytes_of = [](const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+  };
   uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : content) h = (h ^ c) * 1099511628211ull;
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return fs::is_regular_file(path, ec) ? fnv1a(h, bytes_of(path)) : h;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(path, ec))
+    if (e.is_regular_file(ec)) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) h = fnv1a(fnv1a(h, f.filename().string()), bytes_of(f));
   return h;
 }
 

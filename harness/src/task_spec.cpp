@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -488,6 +489,68 @@ TorchBinding read_torch(const Reader& top, const TaskSpec& t) {
   return b;
 }
 
+bool is_dotted_name(const std::string& s) {
+  static const std::regex name(R"([A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*)");
+  return std::regex_match(s, name);
+}
+
+std::string nonempty(const Reader& r, const std::string& key) {
+  std::string v = r.str(key);
+  if (v.empty()) r.fail_at(r.at(key), "must not be empty");
+  return v;
+}
+
+PackageSource read_package(const Reader& top) {
+  Reader r(top.file(), top.raw("package"), "package");
+  PackageSource p;
+  p.present = true;
+  p.name = nonempty(r, "name");
+  if (p.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != std::string::npos)
+    r.fail_at("package.name", "\"" + p.name + "\" is not a package name");
+  p.version = nonempty(r, "version");
+  p.license = nonempty(r, "license");
+  p.modules = string_list(r, "modules", false);
+  if (p.modules.empty()) r.fail_at("package.modules", "needs at least one module (every module the baseline imports)");
+  for (size_t i = 0; i < p.modules.size(); ++i)
+    if (!is_dotted_name(p.modules[i]))
+      r.fail_at("package.modules[" + std::to_string(i) + "]", "\"" + p.modules[i] + "\" is not a module name");
+  // The callable may be the wrapper users call, in a module the baseline need not import.
+  p.callable = nonempty(r, "callable");
+  bool in_package = false;
+  for (const auto& m : p.modules) in_package |= p.callable.rfind(m.substr(0, m.find('.')) + ".", 0) == 0;
+  if (!is_dotted_name(p.callable) || !in_package)
+    r.fail_at("package.callable", "\"" + p.callable + "\" must be a dotted name inside the package of package.modules");
+  r.reject_unknown();
+  return p;
+}
+
+WorkloadSource read_workload(const Reader& top) {
+  Reader r(top.file(), top.raw("workload"), "workload");
+  WorkloadSource w;
+  w.present = true;
+  w.source = nonempty(r, "source");
+  w.license = nonempty(r, "license");
+  w.name = nonempty(r, "name");
+  if (r.has("level")) w.level = r.integer("level");
+  if (r.has("problem")) w.problem = r.integer("problem");
+  if (w.level < 0 || w.problem < 0) r.fail("level and problem must be positive");
+  r.reject_unknown();
+  return w;
+}
+
+AtLimit read_at_limit(const Reader& top) {
+  Reader r(top.file(), top.raw("at_limit"), "at_limit");
+  AtLimit a;
+  a.present = true;
+  a.fraction_of_peak = r.num("fraction_of_peak");
+  if (!(a.fraction_of_peak >= 0.8 && a.fraction_of_peak <= 1.0))
+    r.fail_at("at_limit.fraction_of_peak", "must be the baseline's measured fraction of peak, between 0.8 and 1.0 "
+                                           "(a baseline further from the limit leaves headroom)");
+  a.why = nonempty(r, "why");
+  r.reject_unknown();
+  return a;
+}
+
 // "reference": the task's oracle is a file it shares with other tasks (tasks/_oracles/README.md),
 // so that a fix lands once; the folder must then hold no reference.cpp of its own.
 std::filesystem::path read_reference(const Reader& top, const TaskSpec& t, bool is_public) {
@@ -582,6 +645,9 @@ TaskSpec load_task(const std::filesystem::path& file, bool expect_dir_names) {
   }
   if (top.has("torch")) t.torch = read_torch(top, t);
   else if (t.suite == "torch2hip") top.fail_at("torch", "missing (a torch2hip task binds its reference model to the ABI)");
+  if (top.has("package")) t.package = read_package(top);
+  if (top.has("workload")) t.workload = read_workload(top);
+  if (top.has("at_limit")) t.at_limit = read_at_limit(top);
   top.reject_unknown();
   return t;
 }

@@ -79,6 +79,31 @@ struct TorchBinding {
   bool compile = true;               // also time torch.compile as a second reference
 };
 
+// Where a task's baseline comes from when it is a production kernel: a pinned package,
+// imported at run time (never copied), whose modules the candidate may import too.
+struct PackageSource {
+  bool present = false;
+  std::string name, version, license;  // the PyPI name, the pinned version, its SPDX license
+  std::vector<std::string> modules;    // every module of it the baseline imports
+  std::string callable;                // the function (or kernel) whose launches the baseline makes
+};
+
+// Where a task's workload (operator sequence, shapes, dtypes) was taken from, e.g. a
+// KernelBench problem; the model itself is the task's own code.
+struct WorkloadSource {
+  bool present = false;
+  std::string source, license, name;
+  int64_t level = 0, problem = 0;
+};
+
+// A task whose baseline is already at the hardware's limit on its seen configurations: its
+// measured fraction of peak is the reason no expert solution is FASTER.
+struct AtLimit {
+  bool present = false;
+  double fraction_of_peak = 0;
+  std::string why;
+};
+
 struct TaskSpec {
   std::filesystem::path file;  // task.json
   std::filesystem::path dir;   // its folder
@@ -98,6 +123,9 @@ struct TaskSpec {
   // (reference.py for torch2hip). Absolute.
   std::filesystem::path reference;
   TorchBinding torch;  // torch2hip only
+  PackageSource package;
+  WorkloadSource workload;
+  AtLimit at_limit;
 
   int num_int_params() const;
   int num_float_params() const;

@@ -8,6 +8,11 @@ set(ARENA_SUITE_PROMPT "${CMAKE_CURRENT_LIST_DIR}/prompt.md")
 set(ARENA_SUITE_CANDIDATE_FILE kernel.py)
 set(ARENA_SUITE_COMPILE "${ARENA_PYTHON}" "${ARENA_PY_HOST}/arena_check_triton.py" <SOURCE> <OUTPUT>
     --what <WHAT> --result <RESULT>)
+# A production baseline's package modules (task.json "package") may be imported by the
+# candidate too; their @triton.jit kernels join the ones its launches may run.
+foreach(_arena_module IN LISTS ARENA_TASK_PACKAGE_MODULES)
+  list(APPEND ARENA_SUITE_COMPILE --allow-import ${_arena_module})
+endforeach()
 set(ARENA_SUITE_COMPILED_SUFFIX .py)
 set(ARENA_SUITE_KERNEL_PREFIX py:triton:kernel:)
 set(ARENA_SUITE_START baseline)

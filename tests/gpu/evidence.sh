@@ -6,7 +6,7 @@
 #   tests/gpu/evidence.sh case <name>           one broken candidate (tests/candidates/<name>) on <suite>/gelu_f16
 #   tests/gpu/evidence.sh mixed <name>          the whole suite with <name> on gelu_f16, baselines elsewhere
 #   tests/gpu/evidence.sh agent <name>          the whole suite through agent <name> (e.g. replay), sandboxed
-#   tests/gpu/evidence.sh selftest [regex]      task validation: ctest -L '^selftest$' [-R regex]
+#   tests/gpu/evidence.sh selftest [regex]      task validation of every suite: ctest -L '^selftest$' [-R regex]
 #   tests/gpu/evidence.sh aa [regex]            A/A: the baseline as the candidate (speedups must be ~1)
 #   tests/gpu/evidence.sh scale [regex]         A/A on GPU 0 alone, then on every GPU: wall times, GPU per gate
 #   tests/gpu/evidence.sh timing [regex]        the suite with the expert solutions at default settings, as
@@ -22,15 +22,25 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 [ -d .deps/usr/bin ] && export PATH="$PWD/.deps/usr/bin:$PATH"
+# Python wheels prepare-deps.sh downloaded (triton2triton's baseline packages): installed here,
+# where the confined workers may read them (they keep PYTHONPATH and its folders readable).
+if [ -d .deps/wheels ] && [ ! -d .deps/python ]; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --target .deps/python .deps/wheels/*.whl ||
+    { echo "installing .deps/wheels failed" >&2; exit 1; }
+fi
+[ -d .deps/python ] && export PYTHONPATH="$PWD/.deps/python${PYTHONPATH:+:$PYTHONPATH}"
 out=${OUT:-gpu-evidence}
 mkdir -p "$out"
 build=build/gpu
 jobs=$(nproc)
 suite=${SUITE:-hip2hip}
+# Task validation covers every suite unless SUITE names one: a suite whose selftests stop
+# working must not go unnoticed.
+[ "${1:-}" = selftest ] && suite=${SUITE:-hip2hip;torch2hip;triton2triton}
 
 # ARENA_TASKS_DIR in the environment: validate the tasks of another folder (e.g. new ones).
 configure() {  # candidate [fallback]
-  cmake -S . -B $build -DARENA_HIP_PLATFORM=nvidia -DARENA_SUITES=$suite -DARENA_BUILD_FRAMEWORK_TESTS=OFF \
+  cmake -S . -B $build -DARENA_HIP_PLATFORM=nvidia "-DARENA_SUITES=$suite" -DARENA_BUILD_FRAMEWORK_TESTS=OFF \
     ${BUDGET:+-DARENA_PERF_BUDGET_S=$BUDGET} -DARENA_TASKS_DIR="${ARENA_TASKS_DIR:-$PWD/tasks}" -DARENA_CANDIDATE="$1" -DARENA_CANDIDATE_FALLBACK="${2:-none}" \
     -DARENA_PERF_RUN_SERIAL="${RUN_SERIAL:-ON}" >>"$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
 }
@@ -90,9 +100,13 @@ case ${1:-} in
     configure "$PWD/tests/candidates/$2" baseline
     run_ctest "mixed-$2" -L "^$suite\$"
     ;;
-  selftest)
+  selftest)  # every suite's task validation (SUITE= narrows it), with a count per suite
     configure baseline
-    run_ctest selftest -L '^selftest$' ${2:+-R "$2"} -j 4
+    run_ctest selftest -L '^selftest$' ${2:+-R "$2"} -j "${JOBS:-4}"
+    for s in ${suite//;/ }; do
+      echo "$s: $(grep -cE "Test +#[0-9]+: selftest/$s/.* Passed" "$out/ctest-selftest.log") passed," \
+           "$(grep -cE "Test +#[0-9]+: selftest/$s/.*\*\*\*(Failed|Timeout|Exception|Not Run)" "$out/ctest-selftest.log") failed"
+    done
     ;;
   aa)
     configure baseline

@@ -432,3 +432,46 @@ TEST(TaskSpec, SharedOracleIsNamedRelativeToTheTaskFolder) {
   torch["reference"] = "../../_oracles/shared.cpp";
   expect_error(torch, "reference", "a torch2hip task's oracle is its reference.py");
 }
+
+// Provenance: a production baseline's pinned package, a workload's source, an at-limit baseline.
+TEST(TaskSpec, PackageWorkloadAndAtLimitLoad) {
+  json s = good_spec();
+  s["package"] = {{"name", "liger-kernel"}, {"version", "0.8.5"}, {"license", "BSD-2-Clause"},
+                  {"modules", {"liger_kernel.ops.rms_norm", "liger_kernel.ops.utils"}},
+                  {"callable", "liger_kernel.ops.rms_norm.rms_norm_forward"}};
+  s["workload"] = {{"source", "KernelBench"}, {"license", "MIT"}, {"level", 2}, {"problem", 12},
+                   {"name", "Gemm_Multiply_LeakyReLU"}};
+  s["at_limit"] = {{"fraction_of_peak", 0.86}, {"why", "one read and one write at 86 % of bandwidth"}};
+  TaskSpec t = load_task(write_spec(s.dump()));
+  EXPECT_TRUE(t.package.present);
+  EXPECT_EQ(t.package.modules.size(), 2u);
+  EXPECT_EQ(t.workload.problem, 12);
+  EXPECT_DOUBLE_EQ(t.at_limit.fraction_of_peak, 0.86);
+}
+
+TEST(TaskSpec, PackageNeedsModulesAndACallableInsideIt) {
+  json s = good_spec();
+  s["package"] = {{"name", "liger-kernel"}, {"version", "0.8.5"}, {"license", "BSD-2-Clause"},
+                  {"modules", json::array()}, {"callable", "liger_kernel.ops.rms_norm.rms_norm_forward"}};
+  expect_error(s, "package.modules", "needs at least one module");
+  s["package"]["modules"] = {"liger_kernel.ops.rms_norm"};
+  s["package"]["callable"] = "torch.matmul";
+  expect_error(s, "package.callable", "inside the package");
+  s["package"]["callable"] = "liger_kernel.ops.rms_norm.rms_norm_forward";
+  s["package"]["modules"] = {"liger_kernel/ops/rms_norm.py"};
+  expect_error(s, "package.modules[0]", "is not a module name");
+  s["package"]["modules"] = {"liger_kernel.ops.rms_norm"};
+  s["package"].erase("version");
+  expect_error(s, "package.version", "missing (required)");
+}
+
+TEST(TaskSpec, AtLimitNeedsAMeasuredFractionNearPeak) {
+  json s = good_spec();
+  s["at_limit"] = {{"fraction_of_peak", 0.5}, {"why", "slow"}};
+  expect_error(s, "at_limit.fraction_of_peak", "between 0.8 and 1.0");
+  s["at_limit"] = {{"fraction_of_peak", 0.9}, {"why", ""}};
+  expect_error(s, "at_limit.why", "must not be empty");
+  s["workload"] = {{"source", "KernelBench"}, {"license", "MIT"}, {"name", "x"}, {"problme", 3}};
+  s.erase("at_limit");
+  expect_error(s, "workload.problme", "unknown field");
+}

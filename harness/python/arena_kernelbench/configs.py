@@ -47,7 +47,10 @@ def find_minimums(module, a, seen):
         """Shapes first (on the meta device), then, where the probes' outputs were finite, a real
         run whose outputs must be finite too."""
         try:
-            if a.predicts(run_model(module, cfg, meta=True)) is not None:
+            shapes = run_model(module, cfg, meta=True)
+            # An output with a dimension of 0 (a pooling window longer than its input) is a
+            # size the task cannot hold: every tensor has at least one element.
+            if any(o.numel() == 0 for o in shapes.outputs) or a.predicts(shapes) is not None:
                 return False
             return not base_finite or finite(run_model(module, cfg).outputs)
         except (ProbeError, Refusal):
