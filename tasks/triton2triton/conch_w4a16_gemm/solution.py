@@ -8,7 +8,7 @@ every shape, one program per tile over the whole of K, and loads every packed wo
 (once per code it holds): at 16-128 tokens most of the 128 rows are padding, a 4096-wide layer
 has 64 programs for 132 multiprocessors, and few bytes are in flight. Here:
 - Tile rows follow M (16/32/64/128) with 128 columns and 128-deep K steps (exactly one scale
-  group, so one row of scales per step) through a 4-stage pipeline.
+  group, so one row of scales per step) through a 3-4 stage pipeline.
 - Each packed word is loaded once; its eight codes are unpacked in registers with a broadcast
   shift ([K/8, 8, N] -> [K, N]) and dequantized in fp16 as the package does.
 - Split-K over whole groups, with S picked by a small cost model (waves x K steps per program,
@@ -86,14 +86,16 @@ def splitk_reduce_kernel(part_ptr, c_ptr, MN, SPLIT, BLOCK: tl.constexpr):
 
 
 def _tile(M):
-    """(BLOCK_M, warps, stages, programs per multiprocessor); 128-column tiles."""
+    """(BLOCK_M, warps, stages, programs per multiprocessor); 128-column tiles. Besides the
+    pipeline's buffers (x and packed-weight tiles per stage), unpacking takes about 50 KB of
+    shared memory for the register shuffle of [K/8, 8, N] -> [K, N]."""
     if M <= 16:
-        return 16, 4, 4, 2    # 48 KB of shared memory per program
+        return 16, 4, 4, 2    # 4 x 12 KB of buffers
     if M <= 32:
-        return 32, 4, 4, 2    # 64 KB
+        return 32, 4, 4, 2    # 4 x 16 KB
     if M <= 64:
-        return 64, 4, 4, 2    # 96 KB
-    return 128, 8, 4, 1       # 160 KB
+        return 64, 4, 4, 1    # 4 x 24 KB
+    return 128, 8, 3, 1       # 3 x 40 KB
 
 
 def _plan(M, N, K):
