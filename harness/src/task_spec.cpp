@@ -199,8 +199,28 @@ Distribution read_distribution(const Reader& parent, DType dtype, const std::set
   return d;
 }
 
+// Why a tensor or param name cannot be used ("" if it can): names become variables of the
+// generated ABI skeleton, kernel arguments and Python keywords, so they must be identifiers
+// that are no C++ or Python keyword and leave the ABI's own names (arena_*) alone.
+std::string name_problem(const std::string& n) {
+  static const std::set<std::string> keywords = {
+      "and", "as", "assert", "auto", "bool", "break", "case", "catch", "char", "class", "const", "continue",
+      "default", "def", "del", "delete", "do", "double", "elif", "else", "enum", "except", "explicit", "extern",
+      "false", "finally", "float", "for", "from", "global", "goto", "if", "import", "in", "inline", "int", "is",
+      "lambda", "long", "namespace", "new", "nonlocal", "not", "operator", "or", "pass", "private", "protected",
+      "public", "raise", "register", "return", "short", "signed", "sizeof", "static", "struct", "switch",
+      "template", "this", "throw", "true", "try", "typedef", "typename", "union", "unsigned", "using", "virtual",
+      "void", "volatile", "while", "with", "yield", "None", "True", "False"};
+  if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0])) ||
+      n.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
+    return "must be an identifier";
+  if (keywords.count(n)) return "'" + n + "' is a C++ or Python keyword";
+  if (n.rfind("arena_", 0) == 0) return "'" + n + "' starts with arena_, which the ABI's own names use";
+  return "";
+}
+
 // Reads every object of the array `key` with read_one(reader), which returns an entry with a
-// `name`; names must be unique, and unknown fields are refused.
+// `name`; names must be unique identifiers, and unknown fields are refused.
 template <class Entry, class ReadOne>
 std::vector<Entry> read_named_entries(const Reader& top, const std::string& key, const std::string& what,
                                       ReadOne read_one) {
@@ -210,6 +230,7 @@ std::vector<Entry> read_named_entries(const Reader& top, const std::string& key,
   for (size_t i = 0; i < arr.size(); ++i) {
     Reader r(top.file(), arr[i], key + "[" + std::to_string(i) + "]");
     Entry e = read_one(r);
+    if (std::string why = name_problem(e.name); !why.empty()) r.fail_at(r.at("name"), why);
     if (!names.insert(e.name).second) r.fail_at(r.at("name"), "duplicate " + what + " '" + e.name + "'");
     r.reject_unknown();
     out.push_back(std::move(e));
@@ -222,8 +243,6 @@ std::vector<ParamSpec> read_params(const Reader& top) {
   return read_named_entries<ParamSpec>(top, "params", "param", [](Reader& r) {
     ParamSpec p;
     p.name = r.str("name");
-    if (p.name.empty() || !(std::isalpha(static_cast<unsigned char>(p.name[0])) || p.name[0] == '_'))
-      r.fail_at(r.at("name"), "must be an identifier");
     std::string type = r.str("type");
     if (type != "int" && type != "float") r.fail_at(r.at("type"), "must be \"int\" or \"float\"");
     p.is_int = type == "int";

@@ -34,7 +34,7 @@ std::string cmake_quote(const std::string& s) {
 // stay poisoned, so it fails correctness until arena_launch is written.
 void write_skeleton(const arena::TaskSpec& t, std::ostream& os) {
   os << "// " << t.name << ": " << t.description << "\n"
-     << "// ABI skeleton: arena_launch must enqueue, on a->stream, kernels that compute every output.\n"
+     << "// ABI skeleton: arena_launch must enqueue, on arena_abi->stream, kernels that compute every output.\n"
      << "// Tensors (device pointers, row-major, contiguous), in task.json order:\n";
   for (const auto& ts : t.tensors) {
     std::string shape;
@@ -43,15 +43,15 @@ void write_skeleton(const arena::TaskSpec& t, std::ostream& os) {
        << shape << "], " << arena::role_name(ts.role) << "\n";
   }
   os << "#include <hip/hip_runtime.h>\n#include \"arena/arena_abi.h\"\n\n"
-     << "ARENA_EXPORT int arena_launch(const arena_args* a) {\n";
+     << "ARENA_EXPORT int arena_launch(const arena_args* arena_abi) {\n";
   for (size_t i = 0; i < t.tensors.size(); ++i) {
     const auto& ts = t.tensors[i];
-    os << "  " << (ts.writes() ? "void* " : "const void* ") << ts.name << " = a->tensors[" << i << "];\n";
+    os << "  " << (ts.writes() ? "void* " : "const void* ") << ts.name << " = arena_abi->tensors[" << i << "];\n";
   }
   int ni = 0, nf = 0;
   for (const auto& p : t.params)
     os << "  const " << (p.is_int ? "int64_t " : "double ") << p.name << " = "
-       << (p.is_int ? "a->ints[" + std::to_string(ni++) : "a->floats[" + std::to_string(nf++)) << "];\n";
+       << (p.is_int ? "arena_abi->ints[" + std::to_string(ni++) : "arena_abi->floats[" + std::to_string(nf++)) << "];\n";
   for (const auto& ts : t.tensors) os << "  (void)" << ts.name << ";\n";
   for (const auto& p : t.params) os << "  (void)" << p.name << ";\n";
   os << "  return 0;\n}\n";
@@ -81,11 +81,11 @@ void write_task(std::ostream& os, const arena::TaskSpec& t) {
   os << "set(" << key << "_TORCH_COMPILE " << (t.torch.present && t.torch.compile ? "TRUE" : "FALSE") << ")\n";
   // A production baseline's package: the modules the candidate may import too, and what the
   // agent's workspace copies from the installed package (docs/DESIGN.md, "Production baselines").
-  std::string modules;
-  for (const auto& m : t.package.modules) modules += (modules.empty() ? "" : ";") + m;
   os << "set(" << key << "_PACKAGE " << cmake_quote(t.package.present ? t.package.name : "") << ")\n";
   os << "set(" << key << "_PACKAGE_VERSION " << cmake_quote(t.package.version) << ")\n";
-  os << "set(" << key << "_PACKAGE_MODULES " << cmake_quote(modules) << ")\n";
+  os << "set(" << key << "_PACKAGE_MODULES";  // a CMake list: one quoted word per module
+  for (const auto& m : t.package.modules) os << " " << cmake_quote(m);
+  os << ")\n";
   os << "set(" << key << "_NUM_SEEN " << t.seen.size() << ")\n";
   os << "set(" << key << "_NUM_UNSEEN " << t.unseen.size() << ")\n";
   os << "set(" << key << "_NUM_FUZZ " << t.fuzz.count << ")\n";

@@ -475,3 +475,15 @@ TEST(TaskSpec, AtLimitNeedsAMeasuredFractionNearPeak) {
   s.erase("at_limit");
   expect_error(s, "workload.problme", "unknown field");
 }
+
+// Names become skeleton variables, kernel arguments and Python keywords: no keyword, no arena_*.
+TEST(TaskSpec, NamesThatWouldBreakGeneratedCodeAreRefused) {
+  json s = good_spec();
+  s["tensors"][0]["name"] = "arena_abi";
+  expect_error(s, "tensors[0].name", "starts with arena_");
+  s["tensors"][0]["name"] = "lambda";
+  expect_error(s, "tensors[0].name", "keyword");
+  s = good_spec();
+  s["params"][2]["name"] = "2eps";
+  expect_error(s, "params[2].name", "must be an identifier");
+}
