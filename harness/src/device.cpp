@@ -5,6 +5,8 @@
 #include <cstring>
 #include <utility>
 
+#include "no_gpu_reason.h"
+
 namespace arena {
 
 void check(int rc, const std::string& what) {
@@ -15,8 +17,7 @@ DeviceChoice select_device() {
   DeviceChoice c;
   int count = 0;
   if (arena_dev_count(&count) != 0 || count == 0) {
-    c.why = count == 0 && std::strlen(arena_dev_error()) == 0 ? "no GPU device found"
-                                                              : std::string("no usable GPU: ") + arena_dev_error();
+    c.why = no_gpu_reason(probe_gpu_presence(), arena_dev_error());
     return c;
   }
   if (const char* groups = std::getenv("CTEST_RESOURCE_GROUP_COUNT"); groups && std::atoi(groups) > 0) {
