@@ -4,7 +4,8 @@ accumulation, bf16 C).
 The package kernel's tuned list tops out at 128 x 128 tiles with 32-deep K steps, 4 warps and
 2-3 pipeline stages: on an H100 that leaves the tensor cores waiting on shared-memory loads
 and issues twice as many K steps as needed. Here:
-- 128 x 128 tiles (narrower only when M or N is small) with 64-deep K steps, 8 warps (two
+- 128 x 128 tiles (narrower when M or N is small, or when the grid would not fill two programs
+  per multiprocessor) with 64-deep K steps, 8 warps (two
   warpgroups, each issuing 64-row wgmma tiles) and a 3-stage cp.async pipeline (96 KB of
   shared memory, so two programs share a multiprocessor and one's epilogue hides behind the
   other's main loop).
@@ -13,6 +14,8 @@ and issues twice as many K steps as needed. Here:
 - Masks only where a dimension has a tail (constexpr flags), 64-bit batch offsets."""
 import triton
 import triton.language as tl
+
+NUM_SMS = 132  # H100 SXM
 
 
 @triton.jit
@@ -73,6 +76,8 @@ def launch(A, B, C, Bt, M, N, K):
     bm = _block(M, 128)
     bn = _block(N, 128)
     bk = _block(K, 64)
+    if bm == 128 and triton.cdiv(M, bm) * triton.cdiv(N, bn) * Bt < 2 * NUM_SMS:
+        bm = 64  # too few tiles for two programs per multiprocessor: halve them
     warps = 8 if bm * bn >= 128 * 128 else 4
     grid = (triton.cdiv(M, bm) * triton.cdiv(N, bn), Bt)
     bmm_kernel[grid](A, B, C, M, N, K, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8,
