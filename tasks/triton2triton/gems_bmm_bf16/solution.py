@@ -5,10 +5,9 @@ The package kernel's tuned list tops out at 128 x 128 tiles with 32-deep K steps
 2-3 pipeline stages: on an H100 that leaves the tensor cores waiting on shared-memory loads
 and issues twice as many K steps as needed. Here:
 - 128 x 128 tiles (narrower when M or N is small, or when the grid would not fill two programs
-  per multiprocessor) with 64-deep K steps, 8 warps (two
-  warpgroups, each issuing 64-row wgmma tiles) and a 3-stage cp.async pipeline (96 KB of
-  shared memory, so two programs share a multiprocessor and one's epilogue hides behind the
-  other's main loop).
+  per multiprocessor) with 64-deep K steps, 8 warps (two warpgroups, each issuing 64-row wgmma
+  tiles) and a 3-stage cp.async pipeline (96 KB of shared memory, so two programs share a
+  multiprocessor and one's epilogue hides behind the other's main loop).
 - A 1D grid over (batch, tile) with a grouped tile order inside each batch, so programs that
   run together share rows of A and columns of B in L2.
 - Masks only where a dimension has a tail (constexpr flags), 64-bit batch offsets."""
