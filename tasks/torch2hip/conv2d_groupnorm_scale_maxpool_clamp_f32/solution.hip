@@ -1,37 +1,36 @@
-// clamp(maxpool4x4(groupnorm(conv3x3(x) + cb) * scale), lo, hi) (no padding), fp32 NCHW, without
-// ever writing the full-resolution activation. With 8 input channels the convolution is
-// cheap (K = 72) next to the traffic eager PyTorch spends on its 64-channel output (written
-// by the convolution, read and written by GroupNorm and by the scale, read by the pooling),
-// so this computes the convolution twice and never stores it:
+// clamp(maxpool4x4(groupnorm(conv3x3(x) + cb) * scale), lo, hi) (no padding), fp32 NCHW. With 8
+// input channels the convolution is cheap (K = 72) next to the traffic eager PyTorch spends on
+// its 64-channel output (written by the convolution, read and written by GroupNorm and by the
+// scale, read by the pooling). GroupNorm and the scale are one per-channel affine map
+// v = z * m + c, and an affine map is monotone, so the maximum of a pooling window is
+// max(z) * m + c when m >= 0 and min(z) * m + c otherwise: the window's extremes of the
+// convolution are all the output needs, and they can be kept before the statistics are known.
 //
-// 1. conv_channel_sums: a block takes one image (blockIdx.z), COC = 8 output channels
+// 1. conv_sums_extremes: a block takes one image (blockIdx.z), COC = 8 output channels
 //    (blockIdx.y) and a band of output rows (blockIdx.x); each thread walks the band's
-//    (row group, column) items, one column of RH = 4 rows each, and adds up, per channel, the
-//    convolution without its bias and its square. The block sums its threads in shared
-//    memory in a fixed order and writes one partial per (n, channel, band).
+//    (row group, column) items, one column of RH = 4 rows each (per input channel the
+//    (RH + 2) x 3 window is loaded once and feeds 9 * 8 * RH FMAs with weights staged in
+//    shared memory as [in_channel][tap][channel]). It adds up, per channel, the convolution
+//    without its bias and its square over every output pixel, and for row groups that are
+//    pooling rows stores the maximum and minimum of the column's four values (half the
+//    activation's size, to the workspace). The block sums its threads in shared memory in a
+//    fixed order and writes one partial per (n, channel, band).
 // 2. group_stats: one thread per (n, group) adds the partials in double, puts the bias back
 //    (sum (a + b) = sum a + N b, sum (a + b)^2 = sum a^2 + 2 b sum a + N b^2) and writes the
 //    group's mean and 1 / sqrt(var + eps). Summing the bias-free convolution keeps the
 //    one-pass variance well conditioned.
-// 3. conv_norm_pool: a thread owns one pooled output and COC2 = 4 channels at a time (16 per
-//    thread, blockIdx.y picks the group), recomputes the 4 x 4 convolution outputs of its
-//    window from the 6 x 6 input window (streamed one input row at a time), and applies
-//    GroupNorm and the scale as one affine map v = acc * m + c per channel. That map is
-//    monotone, so the window's maximum is max(acc) * m + c when m >= 0 and min(acc) * m + c
-//    otherwise; then the clamp.
-// Weights sit in shared memory as [in_channel][tap][channel] (broadcast 16-byte reads).
-// No atomics: the result is the same bit for bit on every launch.
+// 3. pool_norm_clamp: one thread per output takes the extremes of its window's four columns,
+//    applies the affine map and the clamp.
+// Adjacent lanes take adjacent columns, so loads and stores are contiguous. No atomics: the
+// result is the same bit for bit on every launch.
 #include <hip/hip_runtime.h>
 #include <math.h>
 #include "arena/arena_abi.h"
 
 #define RH 4         // output rows per item in pass 1
 #define COC 8        // output channels per block in pass 1
-#define POOL 4       // the pooling window and stride
-#define COC2 4       // output channels per pass in pass 3
-#define CPT 16       // output channels per thread in pass 3
-#define MAX_CIN 16   // the task's bounds
-#define MAX_COUT 64
+#define POOL 4       // the pooling window and stride (= RH)
+#define MAX_CIN 16   // the task's bound
 #define THREADS 256
 #define ITEMS 4      // items per thread a band of pass 1 aims at
 #define GN_EPS 1e-5  // nn.GroupNorm's default
@@ -51,14 +50,20 @@ static Plan plan_of(const arena_args* a) {
   return p;
 }
 
-// Workspace: float partial[B][Cout][nbands][2] (sum, sum of squares), then float stats[B][G][2].
+// Workspace: float partial[B][Cout][nbands][2] (sum, sum of squares), float stats[B][G][2],
+// then float colmax[B][Cout][Hp][Wo] and colmin[B][Cout][Hp][Wo].
 static size_t partial_floats(const arena_args* a, const Plan& p) {
   return (size_t)a->ints[0] * (size_t)a->ints[2] * (size_t)p.nbands * 2;
 }
+static size_t stats_floats(const arena_args* a) { return (size_t)a->ints[0] * (size_t)a->ints[3] * 2; }
+static size_t extremes_floats(const arena_args* a, const Plan& p) {
+  return (size_t)a->ints[0] * (size_t)a->ints[2] * (size_t)(p.Ho / POOL) * (size_t)p.Wo;
+}
 
-__global__ __launch_bounds__(THREADS) void conv_channel_sums(const float* __restrict__ x, const float* __restrict__ w,
-                                                             float* __restrict__ partial, int Cin, int Cout, int H,
-                                                             int W, int nRG, int band_rg, int nbands) {
+__global__ __launch_bounds__(THREADS) void conv_sums_extremes(const float* __restrict__ x, const float* __restrict__ w,
+                                                              float* __restrict__ partial, float* __restrict__ colmax,
+                                                              float* __restrict__ colmin, int Cin, int Cout, int H,
+                                                              int W, int nRG, int band_rg, int nbands) {
   __shared__ __attribute__((aligned(16))) float ws[MAX_CIN * 9 * COC];
   __shared__ float red[2 * COC][THREADS];
   const int band = blockIdx.x, co0 = blockIdx.y * COC;
@@ -78,6 +83,8 @@ __global__ __launch_bounds__(THREADS) void conv_channel_sums(const float* __rest
 #pragma unroll
   for (int j = 0; j < COC; ++j) ts[j] = tq[j] = 0.0f;
   const float* xn = x + n * Cin * HW;
+  const int Hp = Ho / POOL;
+  const int64_t plane = (int64_t)Hp * Wo;  // one channel's extremes
 
   for (int it = threadIdx.x; it < items; it += blockDim.x) {
     const int ow = it % Wo;
@@ -122,6 +129,22 @@ __global__ __launch_bounds__(THREADS) void conv_channel_sums(const float* __rest
       for (int j = 0; j < COC; ++j) {
         ts[j] += acc[j][p];
         tq[j] = fmaf(acc[j][p], acc[j][p], tq[j]);
+      }
+    }
+    const int rg = oh0 / RH;
+    if (rg < Hp) {  // a pooling row group: all RH rows lie inside the output
+#pragma unroll
+      for (int j = 0; j < COC; ++j) {
+        if (co0 + j >= Cout) break;
+        float hi = acc[j][0], lo = acc[j][0];
+#pragma unroll
+        for (int p = 1; p < RH; ++p) {
+          hi = fmaxf(hi, acc[j][p]);
+          lo = fminf(lo, acc[j][p]);
+        }
+        const int64_t at = (n * Cout + co0 + j) * plane + (int64_t)rg * Wo + ow;
+        colmax[at] = hi;
+        colmin[at] = lo;
       }
     }
   }
@@ -171,98 +194,43 @@ __global__ void group_stats(const float* __restrict__ partial, const float* __re
   stats[2 * i + 1] = (float)(1.0 / sqrt(var + GN_EPS));
 }
 
-__global__ __launch_bounds__(THREADS, 2) void conv_norm_pool(
-    const float* __restrict__ x, const float* __restrict__ w, const float* __restrict__ cb,
-    const float* __restrict__ gamma, const float* __restrict__ beta, const float* __restrict__ scale,
-    const float* __restrict__ stats, float* __restrict__ y, int64_t total, int Cin, int Cout, int G, int H, int W,
-    int Hp, int Wp, float lo, float hi) {
-  __shared__ __attribute__((aligned(16))) float ws[MAX_CIN * 9 * MAX_COUT];
-  const int coutp = (Cout + COC2 - 1) / COC2 * COC2;
-  const int nw = Cin * 9 * coutp;
-  for (int i = threadIdx.x; i < nw; i += blockDim.x) {
-    const int co = i % coutp, r = i / coutp;  // r = ci * 9 + tap
-    ws[i] = co < Cout ? w[(int64_t)co * Cin * 9 + r] : 0.0f;
-  }
-  __syncthreads();
-
-  const int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx >= total) return;
-  const int pw = (int)(idx % Wp);
-  const int64_t t = idx / Wp;
-  const int ph = (int)(t % Hp);
-  const int64_t n = t / Hp;
-  const int64_t HW = (int64_t)H * W, HWp = (int64_t)Hp * Wp;
-  const int cpg = Cout / G;
-  // The window's inputs: rows POOL * ph .. + 5, columns POOL * pw .. + 5, all inside the image.
-  const float* xn = x + n * Cin * HW + (int64_t)(POOL * ph) * W + POOL * pw;
-  float* yn = y + n * Cout * HWp + (int64_t)ph * Wp + pw;
-  const int co_end = min(Cout, ((int)blockIdx.y + 1) * CPT);
-
-  for (int co0 = (int)blockIdx.y * CPT; co0 < co_end; co0 += COC2) {
-    float acc[COC2][POOL][POOL];
+__global__ __launch_bounds__(THREADS) void pool_norm_clamp(const float* __restrict__ colmax,
+                                                           const float* __restrict__ colmin, const float* __restrict__ cb,
+                                                           const float* __restrict__ gamma,
+                                                           const float* __restrict__ beta,
+                                                           const float* __restrict__ scale,
+                                                           const float* __restrict__ stats, float* __restrict__ y,
+                                                           int64_t total, int Cout, int G, int Hp, int Wp, int Wo,
+                                                           float lo, float hi) {
+  for (int64_t i = (int64_t)blockIdx.x * THREADS + threadIdx.x; i < total; i += (int64_t)gridDim.x * THREADS) {
+    const int pw = (int)(i % Wp);
+    const int64_t t = i / Wp;
+    const int ph = (int)(t % Hp);
+    const int64_t nc = t / Hp;  // n * Cout + co
+    const int co = (int)(nc % Cout);
+    const int64_t n = nc / Cout;
+    const float* st = stats + (n * G + co / (Cout / G)) * 2;
+    const float gs = st[1] * gamma[co];
+    const float m = gs * scale[co];
+    const float c = fmaf(cb[co] - st[0], gs, beta[co]) * scale[co];
+    const int64_t at = (nc * Hp + ph) * Wo + POOL * pw;
+    float e;
+    if (m >= 0.0f) {
+      e = colmax[at];
 #pragma unroll
-    for (int j = 0; j < COC2; ++j)
+      for (int q = 1; q < POOL; ++q) e = fmaxf(e, colmax[at + q]);
+    } else {
+      e = colmin[at];
 #pragma unroll
-      for (int p = 0; p < POOL; ++p)
-#pragma unroll
-        for (int q = 0; q < POOL; ++q) acc[j][p][q] = 0.0f;
-
-    for (int ci = 0; ci < Cin; ++ci) {
-      const float* xc = xn + ci * HW;
-      const float* wc = ws + ci * 9 * coutp + co0;
-#pragma unroll
-      for (int i = 0; i < POOL + 2; ++i) {  // input row i feeds output rows i - 2 .. i
-        float r[POOL + 2];
-#pragma unroll
-        for (int j = 0; j < POOL + 2; ++j) r[j] = xc[(int64_t)i * W + j];
-#pragma unroll
-        for (int kh = 0; kh < 3; ++kh) {
-          const int p = i - kh;
-          if (p < 0 || p >= POOL) continue;
-#pragma unroll
-          for (int kw = 0; kw < 3; ++kw) {
-            const float4 wv = *reinterpret_cast<const float4*>(wc + (kh * 3 + kw) * coutp);
-#pragma unroll
-            for (int q = 0; q < POOL; ++q) {
-              const float xv = r[q + kw];
-              acc[0][p][q] = fmaf(wv.x, xv, acc[0][p][q]);
-              acc[1][p][q] = fmaf(wv.y, xv, acc[1][p][q]);
-              acc[2][p][q] = fmaf(wv.z, xv, acc[2][p][q]);
-              acc[3][p][q] = fmaf(wv.w, xv, acc[3][p][q]);
-            }
-          }
-        }
-      }
+      for (int q = 1; q < POOL; ++q) e = fminf(e, colmin[at + q]);
     }
-
-#pragma unroll
-    for (int j = 0; j < COC2; ++j) {
-      const int co = co0 + j;
-      if (co >= co_end) break;
-      const float* st = stats + (n * G + co / cpg) * 2;
-      const float gs = st[1] * gamma[co];
-      const float m = gs * scale[co];
-      const float c = fmaf(cb[co] - st[0], gs, beta[co]) * scale[co];
-      float e = acc[j][0][0];
-      if (m >= 0.0f) {
-#pragma unroll
-        for (int p = 0; p < POOL; ++p)
-#pragma unroll
-          for (int q = 0; q < POOL; ++q) e = fmaxf(e, acc[j][p][q]);
-      } else {
-#pragma unroll
-        for (int p = 0; p < POOL; ++p)
-#pragma unroll
-          for (int q = 0; q < POOL; ++q) e = fminf(e, acc[j][p][q]);
-      }
-      yn[co * HWp] = fminf(fmaxf(fmaf(e, m, c), lo), hi);
-    }
+    y[i] = fminf(fmaxf(fmaf(e, m, c), lo), hi);
   }
 }
 
 ARENA_EXPORT size_t arena_workspace_size(const arena_args* a) {
   const Plan p = plan_of(a);
-  return (partial_floats(a, p) + (size_t)a->ints[0] * (size_t)a->ints[3] * 2) * sizeof(float);
+  return (partial_floats(a, p) + stats_floats(a) + 2 * extremes_floats(a, p)) * sizeof(float);
 }
 
 ARENA_EXPORT int arena_launch(const arena_args* a) {
@@ -277,22 +245,26 @@ ARENA_EXPORT int arena_launch(const arena_args* a) {
   const int Cin = (int)a->ints[1], Cout = (int)a->ints[2], G = (int)a->ints[3];
   const int H = (int)a->ints[4], W = (int)a->ints[5];
   const float lo = (float)a->floats[0], hi = (float)a->floats[1];
-  if (Cin > MAX_CIN || Cout > MAX_COUT || Cout % G != 0 || H < 2 + POOL || W < 2 + POOL || B > 65535) return 1;
+  if (Cin > MAX_CIN || Cout % G != 0 || H < 2 + POOL || W < 2 + POOL || B > 65535) return 1;
   const Plan p = plan_of(a);
   float* partial = static_cast<float*>(a->workspace);
   float* stats = partial + partial_floats(a, p);
+  float* colmax = stats + stats_floats(a);
+  float* colmin = colmax + extremes_floats(a, p);
 
   const dim3 grid1((unsigned)p.nbands, (unsigned)((Cout + COC - 1) / COC), (unsigned)B);
-  hipLaunchKernelGGL(conv_channel_sums, grid1, dim3(THREADS), 0, a->stream, x, w, partial, Cin, Cout, H, W, p.nRG,
-                     p.band_rg, p.nbands);
+  hipLaunchKernelGGL(conv_sums_extremes, grid1, dim3(THREADS), 0, a->stream, x, w, partial, colmax, colmin, Cin, Cout,
+                     H, W, p.nRG, p.band_rg, p.nbands);
   const int64_t groups_total = B * G;
   hipLaunchKernelGGL(group_stats, dim3((unsigned)((groups_total + THREADS - 1) / THREADS)), dim3(THREADS), 0,
                      a->stream, (const float*)partial, cb, stats, groups_total, G, Cout / G, p.nbands,
                      (double)p.Ho * (double)p.Wo);
-  const int Hp = (H - 2) / POOL, Wp = (W - 2) / POOL;
-  const int64_t total = B * Hp * Wp;
-  const dim3 grid3((unsigned)((total + THREADS - 1) / THREADS), (unsigned)((Cout + CPT - 1) / CPT));
-  hipLaunchKernelGGL(conv_norm_pool, grid3, dim3(THREADS), 0, a->stream, x, w, cb, gamma, beta, scale,
-                     (const float*)stats, y, total, Cin, Cout, G, H, W, Hp, Wp, lo, hi);
+  const int Hp = p.Ho / POOL, Wp = p.Wo / POOL;
+  const int64_t total = B * Cout * Hp * Wp;
+  int64_t blocks = (total + THREADS - 1) / THREADS;
+  if (blocks > (1 << 20)) blocks = 1 << 20;  // grid-stride beyond
+  hipLaunchKernelGGL(pool_norm_clamp, dim3((unsigned)blocks), dim3(THREADS), 0, a->stream, (const float*)colmax,
+                     (const float*)colmin, cb, gamma, beta, scale, (const float*)stats, y, total, Cout, G, Hp, Wp, p.Wo,
+                     lo, hi);
   return hipGetLastError() == hipSuccess ? 0 : 1;
 }
