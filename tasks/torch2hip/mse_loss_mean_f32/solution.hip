@@ -1,5 +1,5 @@
 // mean((p - t)^2) over two fp32 matrices, in one read of each (eager PyTorch writes the
-// difference, writes its square, then reduces: five passes over memory).
+// difference, writes its square, then reduces: six matrix-sized passes over memory).
 //  1. a device-filling grid with a grid stride, 16-byte loads of both inputs (two vectors of
 //     each in flight per thread), one partial sum per block to the workspace;
 //  2. one block adds the partials in a fixed order and divides by the element count.
