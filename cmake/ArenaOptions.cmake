@@ -32,6 +32,8 @@ option(ARENA_AGENT_SANDBOX "Run agents in a bubblewrap sandbox that shows only t
 option(ARENA_AGENT_REDO "Run agents again even where a run of the same name already finished" OFF)
 set(ARENA_AGENT_SCRIPT "" CACHE FILEPATH "For ARENA_AGENT=command: a shell script run as 'sh script <workspace> <prompt file>'")
 set(ARENA_AGENT_USER_COMMAND "" CACHE STRING "For ARENA_AGENT=command: a command line with @WORKSPACE@ @PROMPT_FILE@ @MODEL@ @EFFORT@")
+set(ARENA_TASK_FILTER "" CACHE STRING
+    "Regex over task folder names: only matching tasks of each suite get tests (empty: every task)")
 set(ARENA_FUZZ_SEED "" CACHE STRING "Seed for generated unseen configurations (empty: drawn once at first configure)")
 set(ARENA_FLUSH_BYTES "0" CACHE STRING "Cache flush buffer bytes before every timed sample (0: max(2 x L2, 256 MiB))")
 set(ARENA_PERF_BUDGET_S "15" CACHE STRING "Wall-time budget of one perf gate in seconds")
