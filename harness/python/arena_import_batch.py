@@ -1,0 +1,88 @@
+"""arena-import-kernelbench --batch: every problem file of one or more folders (a KernelBench
+checkout's level1/, level2/), each imported in its own process with a time limit, then one
+report: how many were imported, and each problem that was not, with the importer's reason.
+
+    arena-import-kernelbench --batch <folder>... --out DIR [--timeout-s 120] [--jobs N]
+                             [--report FILE] [--min-imported N]...
+
+The tasks go to DIR/<name>/ as a single import writes them; the report (Markdown) goes to
+--report (default DIR/IMPORT_REPORT.md) and its summary to the terminal. --min-imported N
+(once per folder, in order) makes the exit status 1 when a folder imports fewer."""
+import argparse
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import time
+
+PROG = "arena-import-kernelbench"
+
+
+def problems_in(folder):
+    def number(f):
+        m = re.match(r"(\d+)_", f)
+        return (int(m.group(1)) if m else 1 << 30, f)
+    return [os.path.join(folder, f) for f in sorted(os.listdir(folder), key=number)
+            if f.endswith(".py") and not f.startswith("_")]
+
+
+def import_one(tool, problem, out, timeout_s, extra):
+    """(problem, imported, reason or the task folder, seconds)."""
+    t0 = time.time()
+    try:
+        r = subprocess.run([sys.executable, tool, problem, "--out", out] + extra, capture_output=True, text=True,
+                           timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        return problem, False, f"took longer than {timeout_s} s (probing the model on the CPU)", time.time() - t0
+    text = (r.stdout + r.stderr).strip().splitlines()
+    if r.returncode == 0:
+        wrote = next((line.split("wrote ", 1)[1].split(" (")[0] for line in text if "wrote " in line), "")
+        return problem, True, wrote, time.time() - t0
+    prefix = f"{PROG}: {problem}: "
+    reasons = [line[len(prefix):] if line.startswith(prefix) else line for line in text
+               if not line.startswith(f"{PROG}: wrote")]
+    reason = next((x for x in reversed(reasons) if not x.startswith("warning:")), "") or f"exit {r.returncode}"
+    return problem, False, reason, time.time() - t0
+
+
+def main(argv):
+    p = argparse.ArgumentParser(prog=f"{PROG} --batch")
+    p.add_argument("folders", nargs="+")
+    p.add_argument("--out", required=True)
+    p.add_argument("--timeout-s", type=float, default=120)
+    p.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2))
+    p.add_argument("--report", default=None)
+    p.add_argument("--min-imported", type=int, action="append", default=[])
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    a = p.parse_args(argv)
+    tool = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "tools", "arena-import-kernelbench")
+    extra = [x for s in a.set for x in ("--set", s)]
+    os.makedirs(a.out, exist_ok=True)
+    lines, failed_floor = [f"# KernelBench import report\n", f"Importer run on {', '.join(a.folders)}; "
+                                                               f"{a.timeout_s:.0f} s a problem.\n"], False
+    for i, folder in enumerate(a.folders):
+        if not os.path.isdir(folder):
+            print(f"{PROG}: {folder}: not a folder", file=sys.stderr)
+            return 2
+        probs = problems_in(folder)
+        with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+            results = list(pool.map(lambda f: import_one(tool, f, a.out, a.timeout_s, extra), probs))
+        ok = [r for r in results if r[1]]
+        refused = [r for r in results if not r[1]]
+        head = f"{folder}: {len(ok)} of {len(probs)} imported, {len(refused)} refused"
+        print(f"{PROG}: {head}")
+        lines += [f"\n## {os.path.basename(os.path.normpath(folder))}: {len(ok)} of {len(probs)} imported\n",
+                  "| problem | refused because |", "|---|---|"]
+        for prob, _, why, _ in refused:
+            name = os.path.basename(prob)
+            print(f"  refused {name}: {why}")
+            lines.append(f"| {name} | {why.replace('|', '/')} |")
+        if i < len(a.min_imported) and len(ok) < a.min_imported[i]:
+            print(f"FAILED: {folder}: {len(ok)} imported, fewer than {a.min_imported[i]}")
+            failed_floor = True
+    report = a.report or os.path.join(a.out, "IMPORT_REPORT.md")
+    with open(report, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"{PROG}: report written to {report}")
+    return 1 if failed_floor else 0
