@@ -1,0 +1,50 @@
+"""GLA (gated linear attention, one forget gate per key channel) forward, recurrent form, from
+fla-core 0.6.0 (flash-linear-attention, MIT): `fla.ops.gla.fused_recurrent_gla(q, k, v, gk)`,
+which calls `fla.ops.common.fused_recurrent.fused_recurrent_fwd` with the gates as `gk`.
+
+The launch mirrors that wrapper: the tiling comes from the package's own
+`_fused_recurrent_tiling(K, V)` (BK = min(next_pow2(K), 64), BV likewise), the grid is
+NV * NK * B * H programs, and the package kernel `fused_recurrent_fwd_kernel` (USE_GK,
+autotuned over num_warps, tuned during the harness's warm-up) walks the T steps with an fp32
+BK x BV state, decaying row c of the state by exp(gk[t, c]) each step. With one K block it
+writes o directly (in bf16: the same single rounding of the fp32 result as the wrapper's fp32
+o followed by `.to(q.dtype)`); with several (K > 64) each K block writes its fp32 partial
+output, which the wrapper sums with `o.sum(0)` and rounds with `.to(q.dtype)`: here the
+partials live in the workspace and one small Triton kernel does that sum and rounding. No
+initial state, no final state, scale = K^-1/2 (the wrapper's default)."""
+import torch
+import triton
+import triton.language as tl
+
+from fla.ops.common.fused_recurrent import _fused_recurrent_tiling, fused_recurrent_fwd_kernel
+
+SUM_BLOCK = 1024
+
+
+@triton.jit
+def sum_partials_kernel(part_ptr, o_ptr, n, NK: tl.constexpr, BLOCK: tl.constexpr):
+    # o = part.sum(0).to(o.dtype): the wrapper's reduction over K blocks.
+    offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for i in range(NK):
+        acc += tl.load(part_ptr + i * n + offs, mask=mask, other=0.0)
+    tl.store(o_ptr + offs, acc.to(o_ptr.dtype.element_ty), mask=mask)
+
+
+def workspace_bytes(B, T, H, K, V):
+    NK = _fused_recurrent_tiling(K, V)[2]
+    return 4 * NK * B * T * H * V if NK > 1 else 4
+
+
+def launch(q, k, v, g, o, B, T, H, K, V, workspace):
+    BK, BV, NK, NV = _fused_recurrent_tiling(K, V)
+    out = workspace.view(torch.float32)[:NK * B * T * H * V] if NK > 1 else o
+    fused_recurrent_fwd_kernel[(NV * NK * B * H,)](
+        q=q, k=k, v=v, g=None, g_gamma=None, gk=g, gv=None, o=out, h0=None, ht=None,
+        cu_seqlens=None, scale=K ** -0.5, T=T, B=B, H=H, K=K, V=V, BK=BK, BV=BV,
+        USE_G=False, USE_G_GAMMA=False, USE_GK=True, USE_GV=False, REVERSE=False,
+        STATE_V_FIRST=False)
+    if NK > 1:
+        n = B * T * H * V
+        sum_partials_kernel[(triton.cdiv(n, SUM_BLOCK),)](out, o, n, NK=NK, BLOCK=SUM_BLOCK)
