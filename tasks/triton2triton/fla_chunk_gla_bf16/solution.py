@@ -82,4 +82,4 @@ def launch(q, k, v, g, o, B, T, H, K, V):
     BV = _block_v(B, H, BK, V)
     grid = (triton.cdiv(V, BV), B * H)
     gla_chunk_kernel[grid](q, k, v, g, o, T, H, K ** -0.5, K=K, V=V, BT=BT, BK=BK, BV=BV,
-                           num_warps=8 if BK > 128 else 4, num_stages=2)
+                           num_warps=8 if BK >= 128 else 4, num_stages=2)
