@@ -33,6 +33,10 @@ def launch(A, sa, W, sw, C, M, N, K):
     meta = create_scaled_metadata(A, b, scale_a, scale_b, torch.bfloat16)
     tuning = _get_tuning_parameters()
     grid = lambda p: (triton.cdiv(meta.m_dim, p["cxpr_block_size_m"]) * triton.cdiv(meta.n_dim, p["cxpr_block_size_n"]),)
+    # The cache policies the package picks for each operand, as its wrapper asks for them.
+    eviction_policies = {"cxpr_meta_eviction_policy": _get_metadata_eviction_policy(),
+                         "cxpr_matrix_b_eviction_policy": _get_matrix_b_eviction_policy(),
+                         "cxpr_matrix_a_eviction_policy": _get_matrix_a_eviction_policy()}
     _gemm_kernel[grid](
         a_ptr=A, b_ptr=b, c_ptr=C, scales_ptr=scale_b, zeros_ptr=sw.view(torch.int32), scales_a_ptr=scale_a,
         m_dim=meta.m_dim, k_dim=meta.k_dim, n_dim=meta.n_dim,
@@ -51,9 +55,7 @@ def launch(A, sa, W, sw, C, M, N, K):
         cxpr_w_group_mode=meta.weight_group_mode.value,
         cxpr_data_contiguous=meta.data_contiguous,
         cxpr_matrix_a_load_order=LoadOrder.MID.value,
-        cxpr_matrix_a_eviction_policy=_get_matrix_a_eviction_policy(),
-        cxpr_matrix_b_eviction_policy=_get_matrix_b_eviction_policy(),
-        cxpr_meta_eviction_policy=_get_metadata_eviction_policy(),
+        **eviction_policies,
         cxpr_swizzle_pid=True,
         cxpr_block_size_scale_a=1 if scale_a.numel() == 1 else tuning["cxpr_block_size_m"],
         cxpr_block_size_scale_b=1 if scale_b.numel() == 1 else tuning["cxpr_block_size_n"],

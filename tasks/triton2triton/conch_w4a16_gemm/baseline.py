@@ -34,6 +34,10 @@ def launch(x, Wq, scales, C, M, N, K):
     meta = create_mixed_precision_metadata(x, Wq, scales, None, BITS, BIAS, GROUP)
     tuning = _get_tuning_parameters()
     grid = lambda p: (triton.cdiv(meta.m_dim, p["cxpr_block_size_m"]) * triton.cdiv(meta.n_dim, p["cxpr_block_size_n"]),)
+    # The cache policies the package picks for each operand, as its wrapper asks for them.
+    eviction_policies = {"cxpr_meta_eviction_policy": _get_metadata_eviction_policy(),
+                         "cxpr_matrix_b_eviction_policy": _get_matrix_b_eviction_policy(),
+                         "cxpr_matrix_a_eviction_policy": _get_matrix_a_eviction_policy()}
     _gemm_kernel[grid](
         a_ptr=x, b_ptr=Wq, c_ptr=C, scales_ptr=scales, zeros_ptr=Wq, scales_a_ptr=None,
         m_dim=meta.m_dim, k_dim=meta.k_dim, n_dim=meta.n_dim,
@@ -53,9 +57,7 @@ def launch(x, Wq, scales, C, M, N, K):
         cxpr_zero_is_scalar=meta.zero_is_scalar,
         cxpr_data_contiguous=meta.data_contiguous,
         cxpr_matrix_a_load_order=LoadOrder.MID.value,
-        cxpr_matrix_a_eviction_policy=_get_matrix_a_eviction_policy(),
-        cxpr_matrix_b_eviction_policy=_get_matrix_b_eviction_policy(),
-        cxpr_meta_eviction_policy=_get_metadata_eviction_policy(),
+        **eviction_policies,
         cxpr_swizzle_pid=True,
         cxpr_block_size_scale_a=tuning["cxpr_block_size_m"],
         cxpr_block_size_scale_b=tuning["cxpr_block_size_n"],

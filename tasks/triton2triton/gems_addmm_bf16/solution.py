@@ -29,13 +29,13 @@ def addmm_kernel(a_ptr, b_ptr, bias_ptr, c_ptr, part_ptr, M, N, K, k_per_split,
                  GROUP_M: tl.constexpr, EVEN_K: tl.constexpr, DIRECT: tl.constexpr):
     pid = tl.program_id(0)
     pid_k = tl.program_id(1)
-    grid_m = tl.cdiv(M, BLOCK_M)
-    grid_n = tl.cdiv(N, BLOCK_N)
-    width = GROUP_M * grid_n
-    group_id = pid // width
-    group_size = tl.minimum(grid_m - group_id * GROUP_M, GROUP_M)
-    pid_m = group_id * GROUP_M + (pid % width) % group_size
-    pid_n = (pid % width) // group_size
+    tiles_m = tl.cdiv(M, BLOCK_M)
+    tiles_n = tl.cdiv(N, BLOCK_N)
+    tiles_per_group = GROUP_M * tiles_n
+    group_id = pid // tiles_per_group
+    group_size = tl.minimum(tiles_m - group_id * GROUP_M, GROUP_M)
+    pid_m = group_id * GROUP_M + (pid % tiles_per_group) % group_size
+    pid_n = (pid % tiles_per_group) // group_size
 
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)

@@ -24,13 +24,13 @@ def bmm_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
                EVEN_K: tl.constexpr):
     pid = tl.program_id(0)
     batch = tl.program_id(1).to(tl.int64)
-    grid_m = tl.cdiv(M, BLOCK_M)
-    grid_n = tl.cdiv(N, BLOCK_N)
-    width = GROUP_M * grid_n
-    group_id = pid // width
-    group_size = tl.minimum(grid_m - group_id * GROUP_M, GROUP_M)
-    pid_m = group_id * GROUP_M + (pid % width) % group_size
-    pid_n = (pid % width) // group_size
+    tiles_m = tl.cdiv(M, BLOCK_M)
+    tiles_n = tl.cdiv(N, BLOCK_N)
+    tiles_per_group = GROUP_M * tiles_n
+    group_id = pid // tiles_per_group
+    group_size = tl.minimum(tiles_m - group_id * GROUP_M, GROUP_M)
+    pid_m = group_id * GROUP_M + (pid % tiles_per_group) % group_size
+    pid_n = (pid % tiles_per_group) // group_size
 
     a_ptr += batch * M * K
     b_ptr += batch * K * N

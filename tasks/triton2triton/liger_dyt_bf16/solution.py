@@ -16,7 +16,8 @@ import triton.language as tl
 TILE = 2048  # values per tile: 16 per thread at 4 warps
 NUM_WARPS = 4
 NUM_SMS = 132  # H100 SXM; the grid-stride loop is correct for any count
-PROGRAMS_PER_SM = 8
+REGS = 80  # registers per thread this kernel needs without spilling (ptxas, sm_90)
+REGS_PER_SM = 65536
 
 
 @triton.jit
@@ -58,14 +59,28 @@ def dyt_persistent(x_ptr, alpha_ptr, gamma_ptr, beta_ptr, y_ptr, M, N, n_row_til
         offs = offs_next
 
 
+def _residency(num_warps, vectorized):
+    """Programs per SM for the persistent grid, and the register cap (maxnreg) that keeps them
+    all resident: a program that did not fit would start only when another finished its whole
+    share of tiles. At least two, so that one's loads overlap the other's reduction and stores,
+    even at the price of a few spilled registers (16-warp tiles). Rows whose length Triton does
+    not see as a multiple of 16 get no 16-byte vectors and need a pointer per value: twice the
+    registers."""
+    regs = REGS if vectorized else 2 * REGS
+    pps = max(2, REGS_PER_SM // (regs * 32 * num_warps))
+    return pps, min(255, REGS_PER_SM // (pps * 32 * num_warps) // 8 * 8)
+
+
 def launch(x, alpha, gamma, beta, y, M, N):
     block_n = min(triton.next_power_of_2(N), TILE)
     block_m = max(1, min(TILE // block_n, triton.next_power_of_2(M)))
     n_col_blocks = triton.cdiv(N, block_n)
     n_row_tiles = triton.cdiv(M, block_m)
-    # As many programs as fit, each stripe given the same number of row tiles.
-    stripes = max(1, NUM_SMS * PROGRAMS_PER_SM // n_col_blocks)
+    num_warps = max(1, min(NUM_WARPS, block_m * block_n // 512))
+    programs_per_sm, maxnreg = _residency(num_warps, N % 16 == 0)
+    # As many programs as stay resident, each stripe given the same number of row tiles.
+    stripes = max(1, NUM_SMS * programs_per_sm // n_col_blocks)
     per_stripe = triton.cdiv(n_row_tiles, stripes)
     grid = (n_col_blocks, triton.cdiv(n_row_tiles, per_stripe))
     dyt_persistent[grid](x, alpha, gamma, beta, y, M, N, n_row_tiles, BLOCK_M=block_m, BLOCK_N=block_n,
-                         num_warps=max(1, min(NUM_WARPS, block_m * block_n // 512)), num_stages=1)
+                         num_warps=num_warps, num_stages=1, maxnreg=maxnreg)

@@ -2,21 +2,22 @@
 c = 0.5 * a * (1 + tanh(z)) * b with z = sqrt(2/pi) * (a + 0.044715 a^3), fp32 math, one
 rounding to bf16.
 
-liger launches one program per row with BLOCK_SIZE = next_power_of_2(N): for N = 24576
-(Gemma-7B) a quarter of the lanes are masked off and the block is 32768 values over 32
-warps, more registers than an SM holds for a full block, and a grid of one row per program
-ends in a ragged last wave of 84-147 KB programs. Its libdevice tanh is a branchy,
-accurate routine (and 1 + tanh(z) loses every digit for very negative a). Here the
-operation is elementwise over M * N contiguous values: each program takes 4096 consecutive
-values (8 warps, 16 per thread, 16-byte accesses, only the last program masked), and
-0.5 * (1 + tanh(z)) is computed as the identical sigmoid(2z) = 1 / (1 + exp(-2z)): one exp
-and one division, accurate for every a."""
+liger launches one program per row with BLOCK_SIZE = next_power_of_2(N) and its libdevice
+tanh, a branchy, accurate routine: at N = 14336 a program needs 91 registers (16 warps, one
+program per SM), at N = 24576 and 36864 it is 32 warps capped at 64 registers and spills
+(24 and 406 bytes per thread, ptxas for sm_90); one program per SM runs its loads, math and
+stores in turn with nothing to overlap them, and a grid of one row per program ends in a
+ragged last wave. Here the operation is elementwise over M * N contiguous values: each
+program takes 4096 consecutive values (8 warps, 16 per thread, 16-byte accesses, only the
+last program masked, 32 registers: 8 programs per SM), and 0.5 * (1 + tanh(z)) is computed
+as the identical sigmoid(2z) = 1 / (1 + exp(-2z)): one exp and one division, accurate for
+every a (1 + tanh(z) loses every digit for very negative a)."""
 import triton
 import triton.language as tl
 
 BLOCK = 4096
 NUM_WARPS = 8
-SQRT_2_OVER_PI = 0.7978845608028654
+SQRT_2_OVER_PI = tl.constexpr(0.7978845608028654)
 
 
 @triton.jit

@@ -18,7 +18,8 @@ import triton.language as tl
 TILE = 4096  # values per tile: 16 per thread at 8 warps
 PREFETCH_MAX_N = 8192
 NUM_SMS = 132  # H100 SXM; the grid-stride loop is correct for any count
-PROGRAMS_PER_SM = 4
+REGS = 64  # registers per thread this kernel needs without spilling (ptxas, sm_90)
+REGS_PER_SM = 65536
 
 
 @triton.jit
@@ -85,6 +86,18 @@ def poly_norm_row(x_ptr, w_ptr, b_ptr, y_ptr, rstd_ptr, M, N, eps, BLOCK_N: tl.c
     _norm_store(x, w0, w1, w2, b, y_ptr, rstd_ptr, t, M, N, eps, 1, BLOCK_N)
 
 
+def _residency(num_warps, vectorized):
+    """Programs per SM for the persistent grid, and the register cap (maxnreg) that keeps them
+    all resident: a program that did not fit would start only when another finished its whole
+    share of tiles. At least two, so that one's loads overlap the other's reduction and stores,
+    even at the price of a few spilled registers (16-warp tiles). Rows whose length Triton does
+    not see as a multiple of 16 get no 16-byte vectors and need a pointer per value: twice the
+    registers."""
+    regs = REGS if vectorized else 2 * REGS
+    pps = max(2, REGS_PER_SM // (regs * 32 * num_warps))
+    return pps, min(255, REGS_PER_SM // (pps * 32 * num_warps) // 8 * 8)
+
+
 def launch(x, weight, bias, y, rstd, M, N, eps):
     block_n = triton.next_power_of_2(N)
     if block_n > PREFETCH_MAX_N:
@@ -94,8 +107,10 @@ def launch(x, weight, bias, y, rstd, M, N, eps):
     block_m = max(1, min(TILE // block_n, triton.next_power_of_2(M)))
     n_tiles = triton.cdiv(M, block_m)
     num_warps = max(1, min(16, block_m * block_n // 512))
-    # As many programs as fit, each given the same number of tiles.
-    per_program = triton.cdiv(n_tiles, NUM_SMS * PROGRAMS_PER_SM)
+    programs_per_sm, maxnreg = _residency(num_warps, N % 16 == 0)
+    # As many programs as stay resident, each given the same number of tiles.
+    per_program = triton.cdiv(n_tiles, NUM_SMS * programs_per_sm)
     grid = (triton.cdiv(n_tiles, per_program),)
     poly_norm_persistent[grid](x, weight, bias, y, rstd, M, N, eps, n_tiles,
-                               BLOCK_M=block_m, BLOCK_N=block_n, num_warps=num_warps, num_stages=1)
+                               BLOCK_M=block_m, BLOCK_N=block_n,
+                               num_warps=num_warps, num_stages=1, maxnreg=maxnreg)

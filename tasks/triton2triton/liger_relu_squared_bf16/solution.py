@@ -1,12 +1,13 @@
 """ReLU² forward over a bf16 [M, N] matrix: y = max(x, 0)^2, rounded to bf16 once.
 
 liger launches one program per row with BLOCK_SIZE = next_power_of_2(N): for N = 24576 a
-quarter of the lanes are masked off and the block is 32768 values over 32 warps, and a grid
-of one row per program ends in a ragged last wave of 48-64 KB programs. x and y are
-contiguous and the same shape, so here the operation is elementwise over M * N values: each
-program takes 4096 consecutive values (8 warps, 16 per thread, 16-byte accesses, only the
-last program masked), small enough that the last wave is short and many programs are
-resident per SM."""
+quarter of the lanes are masked off and each program is 32 warps, so an SM holds two
+programs, each loading its whole 48 KB row before it stores anything (N = 14336: 16 warps,
+4 programs per SM); a grid of one row per program also ends in a ragged last wave.
+x and y are contiguous and the same shape, so here the operation is elementwise over M * N
+values: each program takes 4096 consecutive values (8 warps, 16 per thread, 16-byte
+accesses, only the last program masked, 25 registers: 8 programs per SM), so many
+independent programs overlap on every SM and the last wave is short."""
 import triton
 import triton.language as tl
 

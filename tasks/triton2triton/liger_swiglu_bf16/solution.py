@@ -2,13 +2,14 @@
 rounding to bf16.
 
 liger launches one program per row with BLOCK_SIZE = next_power_of_2(N): for N = 14336 an
-eighth of the lanes are masked off, for N = 18944 (Qwen-2.5-7B) 42 % are and the block is
-32768 values over 32 warps, more registers than an SM holds for a full block, and a grid of
-one row per program ends in a ragged last wave of 28-84 KB programs. The three tensors are
+eighth of the lanes are masked off (16 warps, 3 programs per SM), for N = 18944
+(Qwen-2.5-7B) 42 % are and each program is 32 warps, so an SM holds one program and its
+loads, math and stores run in turn with nothing to overlap them; a grid of one row per
+program also ends in a ragged last wave of 84-114 KB programs. The three tensors are
 contiguous and the same shape, so here the operation is elementwise over M * N values: each
 program takes 4096 consecutive values (8 warps, 16 per thread, 16-byte accesses, only the
-last program masked), small enough that the last wave is short and many programs are
-resident per SM."""
+last program masked, 32 registers: 8 programs per SM), so many independent programs overlap
+on every SM and the last wave is short."""
 import triton
 import triton.language as tl
 
