@@ -102,7 +102,10 @@ case ${1:-} in
     ;;
   selftest)  # every suite's task validation (SUITE= narrows it), with a count per suite
     configure baseline
-    run_ctest selftest -L '^selftest$' ${2:+-R "$2"} -j "${JOBS:-4}"
+    # CTEST_ARGS: more ctest options, e.g. -E '/solution_faster$' (correctness only) or -FA '.*'
+    # (perf only, without running the fixtures again).
+    # shellcheck disable=SC2086
+    run_ctest selftest -L '^selftest$' ${2:+-R "$2"} -j "${JOBS:-4}" ${CTEST_ARGS:-}
     for s in ${suite//;/ }; do
       echo "$s: $(grep -cE "Test +#[0-9]+: selftest/$s/.* Passed" "$out/ctest-selftest.log") passed," \
            "$(grep -cE "Test +#[0-9]+: selftest/$s/.*\*\*\*(Failed|Timeout|Exception|Not Run)" "$out/ctest-selftest.log") failed"
