@@ -4,10 +4,11 @@ fp32 math, one rounding to bf16.
 liger runs one program per (row, column block): every program loads alpha and its gamma and
 beta blocks again, so for each x value read from memory two more weight values are read
 from L2, and its libdevice tanh is a branchy, accurate routine. Here a persistent grid of
-(column block, row stripe) programs (column blocks of up to 2048 values; tiles of 2048 values,
-4 warps, 16-byte accesses; about 8 programs per SM, H100 has 132) loads alpha, gamma and beta
-once and walks its stripe's row tiles, issuing the next tile's load before the current tile
-is computed and stored (a register double buffer). tanh is taken as
+(column block, row stripe) programs (column blocks of up to 2048 values; tiles of 2048
+values, 4 warps, 16-byte accesses) loads alpha, gamma and beta once and walks its stripe's
+row tiles, issuing the next tile's load before the current tile is computed and stored (a
+register double buffer); the grid is sized to the programs an SM holds and maxnreg keeps
+them all resident (ptxas, sm_90: 78 registers, 6 programs per SM). tanh is taken as
 sign(v) * (1 - e) / (1 + e) with e = exp(-2|v|): one exp and one division, no overflow, and
 an absolute error of a few 1e-8, which the tolerance allows."""
 import triton
@@ -67,7 +68,7 @@ def _residency(num_warps, vectorized):
     not see as a multiple of 16 get no 16-byte vectors and need a pointer per value: twice the
     registers."""
     regs = REGS if vectorized else 2 * REGS
-    pps = max(2, REGS_PER_SM // (regs * 32 * num_warps))
+    pps = max(2 if vectorized else 1, REGS_PER_SM // (regs * 32 * num_warps))
     return pps, min(255, REGS_PER_SM // (pps * 32 * num_warps) // 8 * 8)
 
 

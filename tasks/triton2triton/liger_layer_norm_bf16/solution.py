@@ -3,12 +3,15 @@ and rstd (saved), y = (x - mean) * rstd * weight + bias rounded to bf16 once.
 
 liger launches one program per row: each program loads weight and bias again, then waits for
 its row's load before it can reduce and store, and the only overlap comes from other
-programs on the SM. Here rows up to 8192 values go to a persistent grid (a few programs per
-SM, H100 has 132) that walks tiles of BLOCK_M rows (about 4096 values, 8 warps, 16-byte
-accesses): weight and bias are loaded once per program, and the next tile's load is issued
-before the current tile is reduced and stored (a register double buffer), so every program
-keeps a load in flight while it computes. The variance is taken about the mean from
-registers, as liger does. Longer rows keep one row per program: a second buffer would spill."""
+programs on the SM. Here rows up to 8192 values go to a persistent grid that walks tiles of
+BLOCK_M rows (about 4096 values, 8 warps, 16-byte accesses): weight and bias are loaded once
+per program, and the next tile's load is issued before the current tile is reduced and
+stored (a register double buffer), so every program keeps a load in flight while it
+computes. The grid is sized to the programs an SM holds and maxnreg keeps them all resident
+(ptxas, sm_90: N = 4096, 79 registers, 3 programs and 6 rows in flight per SM, liger 48
+registers and 5 rows; N = 5120, 2 programs of 16 warps and 4 rows, liger 2 rows). The
+variance is taken about the mean from registers, as liger does. Longer rows keep one row per
+program: a second buffer would spill."""
 import triton
 import triton.language as tl
 
@@ -86,7 +89,7 @@ def _residency(num_warps, vectorized):
     not see as a multiple of 16 get no 16-byte vectors and need a pointer per value: twice the
     registers."""
     regs = REGS if vectorized else 2 * REGS
-    pps = max(2, REGS_PER_SM // (regs * 32 * num_warps))
+    pps = max(2 if vectorized else 1, REGS_PER_SM // (regs * 32 * num_warps))
     return pps, min(255, REGS_PER_SM // (pps * 32 * num_warps) // 8 * 8)
 
 

@@ -3,13 +3,15 @@ rstd = 1 / sqrt(mean(x^2) + eps) in fp32, saved per row.
 
 liger launches one program per row: each program loads the weight again, then waits for its
 row's load before it can reduce, scale and store, and the only overlap comes from other
-programs on the SM. Here rows up to 8192 values go to a persistent grid (a few programs per
-SM, H100 has 132) that walks tiles of BLOCK_M rows (about 4096 values, 8 warps, 16-byte
-accesses): the weight is loaded once per program, and the next tile's load is issued before
-the current tile is reduced and stored (a register double buffer), so every program keeps a
-load in flight while it computes. One rounding to bf16 at the end (liger rounds x * rstd to
-bf16 before the weight, which the tolerance also allows). Longer rows keep one row per
-program: a second buffer would spill."""
+programs on the SM. Here rows up to 8192 values go to a persistent grid that walks tiles of
+BLOCK_M rows (about 4096 values, 8 warps, 16-byte accesses): the weight is loaded once per
+program, and the next tile's load is issued before the current tile is reduced and stored (a
+register double buffer), so every program keeps a load in flight while it computes. The grid
+is sized to the programs an SM holds and maxnreg keeps them all resident (ptxas, sm_90,
+N = 4096: 56 registers, 4 programs and 8 rows in flight per SM; liger: 40 registers, 6
+programs, 6 rows). One rounding to bf16 at the end (liger rounds x * rstd to bf16 before the
+weight, which the tolerance also allows). Longer rows keep one row per program: a second
+buffer would spill."""
 import triton
 import triton.language as tl
 
@@ -75,7 +77,7 @@ def _residency(num_warps, vectorized):
     not see as a multiple of 16 get no 16-byte vectors and need a pointer per value: twice the
     registers."""
     regs = REGS if vectorized else 2 * REGS
-    pps = max(2, REGS_PER_SM // (regs * 32 * num_warps))
+    pps = max(2 if vectorized else 1, REGS_PER_SM // (regs * 32 * num_warps))
     return pps, min(255, REGS_PER_SM // (pps * 32 * num_warps) // 8 * 8)
 
 
