@@ -98,7 +98,7 @@ __global__ __launch_bounds__(THREADS) void pooled_conv_sigmoid_sums(
     }
 #pragma unroll
     for (int k = 0; k < COG; ++k) {
-      if (k >= nco) break;
+      if (k >= nco) continue;  // later ones too (continue: the loop stays unrolled)
       const float v = fmaf(acc[k], 1.0f / (POOL * POOL), cb[co0 + k]);
       tsum += 1.0f / (1.0f + expf(-v));
     }

@@ -125,11 +125,11 @@ __global__ __launch_bounds__(THREADS) void conv_sigmoid_sums(
     }
 #pragma unroll
     for (int j = 0; j < COC; ++j) {
-      if (j >= nco) break;
+      if (j >= nco) continue;  // later ones too (continue: the loop stays unrolled)
       float* yc = yn + j * HWo + (int64_t)oh0 * Wo + ow;
 #pragma unroll
       for (int p = 0; p < RH; ++p) {
-        if (oh0 + p >= Ho) break;
+        if (oh0 + p >= Ho) continue;  // later ones too (continue: the loop stays unrolled)
         const float e = sigmoid_k(acc[j][p] + shift[j], mul[j]) - k[j];
         yc[(int64_t)p * Wo] = e;
         ts[j] += e;

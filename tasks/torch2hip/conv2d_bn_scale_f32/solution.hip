@@ -22,7 +22,7 @@
 #define THREADS 256
 #define BN_EPS 1e-5f  // nn.BatchNorm2d's default
 
-__global__ __launch_bounds__(THREADS) void conv3x3_bn_scale(
+__global__ __launch_bounds__(THREADS, 3) void conv3x3_bn_scale(
     const float* __restrict__ x, const float* __restrict__ w, const float* __restrict__ cb,
     const float* __restrict__ gamma, const float* __restrict__ beta, const float* __restrict__ mean,
     const float* __restrict__ var, float* __restrict__ y, int64_t total, int Cin, int Cout, int H, int W, int nHG,
@@ -91,13 +91,12 @@ __global__ __launch_bounds__(THREADS) void conv3x3_bn_scale(
 
 #pragma unroll
     for (int j = 0; j < COC; ++j) {
-      const int co = co0 + j;
-      if (co >= Cout) break;
+      const int co = co0 + j;  // < MAX_COUT: the shared arrays may be read past Cout, never y
       const float m = s_mul[co], c = s_add[co];
       float* yc = yn + co * HWo;
 #pragma unroll
       for (int p = 0; p < RH; ++p)
-        if (oh0 + p < Ho) yc[(int64_t)p * Wo] = fmaf(acc[j][p], m, c);
+        if (co < Cout && oh0 + p < Ho) yc[(int64_t)p * Wo] = fmaf(acc[j][p], m, c);
     }
   }
 }

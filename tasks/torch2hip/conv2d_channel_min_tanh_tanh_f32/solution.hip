@@ -87,7 +87,7 @@ __global__ __launch_bounds__(THREADS) void conv3x3_channel_min_tanh2(const float
 #pragma unroll
     for (int j = 0; j < COC; ++j) {
       const int co = co0 + j;
-      if (co >= Cout) break;
+      if (co >= Cout) continue;  // later ones too (continue: the loop stays unrolled)
       const float b = s_cb[co];
 #pragma unroll
       for (int p = 0; p < RH; ++p) mn[p] = fminf(mn[p], acc[j][p] + b);

@@ -104,7 +104,7 @@ __global__ __launch_bounds__(THREADS) void conv3x3_gelu_band_sums(
     }
 #pragma unroll
     for (int p = 0; p < RH; ++p) {
-      if (oh0 + p >= Ho) break;
+      if (oh0 + p >= Ho) continue;  // later ones too (continue: the loop stays unrolled)
 #pragma unroll
       for (int j = 0; j < COC; ++j) tsum[j] += gelu_erf(acc[j][p] + bias[j]);
     }

@@ -124,7 +124,7 @@ __global__ __launch_bounds__(THREADS) void conv_sums_extremes(const float* __res
     }
 #pragma unroll
     for (int p = 0; p < RH; ++p) {
-      if (oh0 + p >= Ho) break;
+      if (oh0 + p >= Ho) continue;  // later ones too (continue: the loop stays unrolled)
 #pragma unroll
       for (int j = 0; j < COC; ++j) {
         ts[j] += acc[j][p];
@@ -135,7 +135,7 @@ __global__ __launch_bounds__(THREADS) void conv_sums_extremes(const float* __res
     if (rg < Hp) {  // a pooling row group: all RH rows lie inside the output
 #pragma unroll
       for (int j = 0; j < COC; ++j) {
-        if (co0 + j >= Cout) break;
+        if (co0 + j >= Cout) continue;  // later ones too (continue: the loop stays unrolled)
         float hi = acc[j][0], lo = acc[j][0];
 #pragma unroll
         for (int p = 1; p < RH; ++p) {
@@ -194,14 +194,11 @@ __global__ void group_stats(const float* __restrict__ partial, const float* __re
   stats[2 * i + 1] = (float)(1.0 / sqrt(var + GN_EPS));
 }
 
-__global__ __launch_bounds__(THREADS) void pool_norm_clamp(const float* __restrict__ colmax,
-                                                           const float* __restrict__ colmin, const float* __restrict__ cb,
-                                                           const float* __restrict__ gamma,
-                                                           const float* __restrict__ beta,
-                                                           const float* __restrict__ scale,
-                                                           const float* __restrict__ stats, float* __restrict__ y,
-                                                           int64_t total, int Cout, int G, int Hp, int Wp, int Wo,
-                                                           float lo, float hi) {
+__global__ __launch_bounds__(THREADS) void pool_norm_clamp(
+    const float* __restrict__ colmax, const float* __restrict__ colmin, const float* __restrict__ cb,
+    const float* __restrict__ gamma, const float* __restrict__ beta, const float* __restrict__ scale,
+    const float* __restrict__ stats, float* __restrict__ y, int64_t total, int Cout, int G, int Hp, int Wp, int Wo,
+    float lo, float hi) {
   for (int64_t i = (int64_t)blockIdx.x * THREADS + threadIdx.x; i < total; i += (int64_t)gridDim.x * THREADS) {
     const int pw = (int)(i % Wp);
     const int64_t t = i / Wp;

@@ -115,7 +115,7 @@ __global__ __launch_bounds__(THREADS) void conv_sums_store(const float* __restri
     float* zc = z + (n * Cout + co0) * ((int64_t)Ho * Wo) + (int64_t)oh0 * Wo + ow;
 #pragma unroll
     for (int p = 0; p < RH; ++p) {
-      if (oh0 + p >= Ho) break;
+      if (oh0 + p >= Ho) continue;  // later ones too (continue: the loop stays unrolled)
 #pragma unroll
       for (int j = 0; j < COC; ++j) {
         ts[j] += acc[j][p];

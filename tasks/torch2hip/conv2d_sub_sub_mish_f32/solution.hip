@@ -92,13 +92,12 @@ __global__ __launch_bounds__(THREADS) void conv3x3_sub_mish(const float* __restr
 
 #pragma unroll
     for (int j = 0; j < COC; ++j) {
-      const int co = co0 + j;
-      if (co >= Cout) break;
+      const int co = co0 + j;  // < MAX_COUT: s_shift may be read past Cout, never y
       const float sh = s_shift[co];
       float* yc = yn + co * HWo;
 #pragma unroll
       for (int p = 0; p < RH; ++p)
-        if (oh0 + p < Ho) yc[(int64_t)p * Wo] = mish(acc[j][p] + sh);
+        if (co < Cout && oh0 + p < Ho) yc[(int64_t)p * Wo] = mish(acc[j][p] + sh);
     }
   }
 }

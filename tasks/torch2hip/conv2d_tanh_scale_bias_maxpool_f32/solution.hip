@@ -90,7 +90,7 @@ __global__ __launch_bounds__(THREADS) void conv3x3_tanh_scale_bias_maxpool(
 #pragma unroll
     for (int j = 0; j < COC; ++j) {
       const int co = co0 + j;
-      if (co >= co_end) break;
+      if (co >= co_end) continue;  // later ones too (continue: the loop stays unrolled)
       float m = acc[j][0][0];
 #pragma unroll
       for (int p = 0; p < POOL; ++p)

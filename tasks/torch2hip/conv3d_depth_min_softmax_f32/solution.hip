@@ -98,7 +98,7 @@ __global__ __launch_bounds__(THREADS) void conv3d_depth_min_softmax(const float*
   float* yp = y + n * Cout * HWo + (int64_t)oh * Wo + ow0;
 #pragma unroll
   for (int p = 0; p < TW; ++p) {
-    if (p == 1 && !second) break;
+    if (p == 1 && !second) continue;  // later ones too (continue: the loop stays unrolled)
     float mn[CP];
 #pragma unroll
     for (int c = 0; c < CP; ++c) mn[c] = smin[c][p][tid];

@@ -38,7 +38,7 @@ __global__ __launch_bounds__(THREADS) void dwconv3x7(const float* __restrict__ x
     for (int p = 0; p < RH; ++p) acc[p] = 0.0f;
 #pragma unroll
     for (int i = 0; i < RH + KH - 1; ++i) {  // input row oh0 + i feeds output rows oh0 + i - 2 .. oh0 + i
-      if (oh0 + i >= H) break;
+      if (oh0 + i >= H) continue;  // later ones too (continue: the loop stays unrolled)
       float r[KW];
 #pragma unroll
       for (int j = 0; j < KW; ++j) r[j] = xp[(I)i * W + j];

@@ -87,12 +87,16 @@ ARENA_EXPORT int arena_launch(const arena_args* a) {
   const int64_t in = planes * H * W, out = planes * Ho * Wo;
   const bool small = (in > out ? in : out) < ((int64_t)1 << 31) - (int64_t)THREADS * (1 << 20);
   if (small && d == 1)
-    hipLaunchKernelGGL((maxpool2d<int, true>), grid, block, 0, a->stream, x, y, (int)total, H, W, Ho, Wo, nRG, k, s, p, d);
+    hipLaunchKernelGGL((maxpool2d<int, true>), grid, block, 0, a->stream, x, y, (int)total, H, W, Ho, Wo, nRG, k, s,
+                       p, d);
   else if (small)
-    hipLaunchKernelGGL((maxpool2d<int, false>), grid, block, 0, a->stream, x, y, (int)total, H, W, Ho, Wo, nRG, k, s, p, d);
+    hipLaunchKernelGGL((maxpool2d<int, false>), grid, block, 0, a->stream, x, y, (int)total, H, W, Ho, Wo, nRG, k, s,
+                       p, d);
   else if (d == 1)
-    hipLaunchKernelGGL((maxpool2d<int64_t, true>), grid, block, 0, a->stream, x, y, total, H, W, Ho, Wo, nRG, k, s, p, d);
+    hipLaunchKernelGGL((maxpool2d<int64_t, true>), grid, block, 0, a->stream, x, y, total, H, W, Ho, Wo, nRG, k, s,
+                       p, d);
   else
-    hipLaunchKernelGGL((maxpool2d<int64_t, false>), grid, block, 0, a->stream, x, y, total, H, W, Ho, Wo, nRG, k, s, p, d);
+    hipLaunchKernelGGL((maxpool2d<int64_t, false>), grid, block, 0, a->stream, x, y, total, H, W, Ho, Wo, nRG, k, s,
+                       p, d);
   return hipGetLastError() == hipSuccess ? 0 : 1;
 }
