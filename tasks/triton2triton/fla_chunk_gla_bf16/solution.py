@@ -16,7 +16,7 @@ The package's chunked forward takes five launches (the per-channel gate cumsum i
 passes for the intra-chunk scores into an fp32 [B, T, H, 64] buffer, then the outputs), each
 re-reading what the previous one wrote; here nothing but o is written, and nothing is read
 twice. A program walks its sequence's chunks in order (T / 64 dependent steps); BV shrinks
-when B * H is small so that every multiprocessor still gets programs."""
+when B * H is small so that every multiprocessor still gets a program."""
 import triton
 import triton.language as tl
 
@@ -70,9 +70,10 @@ def gla_chunk_kernel(q_ptr, k_ptr, v_ptr, g_ptr, o_ptr, T, H, scale,
 
 def _block_v(B, H, BK, V):
     # At most 8192 fp32 state values per program (64 registers a thread at 4 warps), and
-    # narrower slices while there are fewer than two programs per multiprocessor.
+    # narrower slices only while some multiprocessor would get no program: every V slice
+    # recomputes the chunk's q k^T scores, so narrow slices cost work.
     bv = max(16, min(64, 8192 // BK, triton.next_power_of_2(V)))
-    while bv > 16 and B * H * triton.cdiv(V, bv) < 2 * NUM_SMS:
+    while bv > 16 and B * H * triton.cdiv(V, bv) < NUM_SMS:
         bv //= 2
     return bv
 

@@ -12,9 +12,9 @@ The package's chunked forward takes three launches: the gates' chunk-local cumsu
 buffer, then every chunk's starting state written to a [B, T/64, H, K, V] bf16 buffer (64 MiB
 at the seen 4 x 2048 x 16 x 128 x 128 size), then the outputs, which read q, k, v, the gates
 and those states back. Here the cumsum is a register scan and the state never leaves the
-registers: one launch instead of three and about 130 MiB less memory traffic. The price is
-that a program walks its sequence's chunks in order (T / 64 dependent steps of small matrix
-products); BV shrinks when B * H is small so that every multiprocessor still gets programs."""
+registers: one launch instead of three and about 130 MiB less memory traffic. The price is that
+a program walks its sequence's chunks in order (T / 64 dependent steps of small matrix
+products); BV shrinks when B * H is small so that every multiprocessor still gets a program."""
 import triton
 import triton.language as tl
 
@@ -62,9 +62,10 @@ def simple_gla_chunk_kernel(q_ptr, k_ptr, v_ptr, g_ptr, o_ptr, T, H, scale,
 
 def _block_v(B, H, BK, V):
     # At most 8192 fp32 state values per program (64 registers a thread at 4 warps), and
-    # narrower slices while there are fewer than two programs per multiprocessor.
+    # narrower slices only while some multiprocessor would get no program: every V slice
+    # recomputes the chunk's q k^T scores, so narrow slices cost work.
     bv = max(16, min(64, 8192 // BK, triton.next_power_of_2(V)))
-    while bv > 16 and B * H * triton.cdiv(V, bv) < 2 * NUM_SMS:
+    while bv > 16 and B * H * triton.cdiv(V, bv) < NUM_SMS:
         bv //= 2
     return bv
 

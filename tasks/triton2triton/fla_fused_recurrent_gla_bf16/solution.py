@@ -15,7 +15,7 @@ The recurrent baseline takes T dependent steps of K x V outer products and state
 program (and, for K > 64, a second pass summing the K blocks' fp32 partial outputs); here
 the sequential chain is T / 64 steps of small matrix products on the tensor cores, K is not
 split (no partial outputs, no reduction pass), and BV shrinks when B * H is small so that
-every multiprocessor still gets programs."""
+every multiprocessor still gets a program."""
 import triton
 import triton.language as tl
 
@@ -69,9 +69,10 @@ def gla_chunk_kernel(q_ptr, k_ptr, v_ptr, g_ptr, o_ptr, T, H, scale,
 
 def _block_v(B, H, BK, V):
     # At most 8192 fp32 state values per program (64 registers a thread at 4 warps), and
-    # narrower slices while there are fewer than two programs per multiprocessor.
+    # narrower slices only while some multiprocessor would get no program: every V slice
+    # recomputes the chunk's q k^T scores, so narrow slices cost work.
     bv = max(16, min(64, 8192 // BK, triton.next_power_of_2(V)))
-    while bv > 16 and B * H * triton.cdiv(V, bv) < 2 * NUM_SMS:
+    while bv > 16 and B * H * triton.cdiv(V, bv) < NUM_SMS:
         bv //= 2
     return bv
 

@@ -10,7 +10,7 @@ on the tensor cores:
 outer products per program and, for K > 64, a second pass to sum the K blocks' fp32 partial
 outputs; here the sequential chain is T / 64 steps of matrix products, K is not split (no
 partial outputs, no reduction pass), and BV shrinks when B * H is small so that every
-multiprocessor gets programs."""
+multiprocessor gets a program."""
 import triton
 import triton.language as tl
 
@@ -58,9 +58,10 @@ def simple_gla_chunk_kernel(q_ptr, k_ptr, v_ptr, g_ptr, o_ptr, T, H, scale,
 
 def _block_v(B, H, BK, V):
     # At most 8192 fp32 state values per program (64 registers a thread at 4 warps), and
-    # narrower slices while there are fewer than two programs per multiprocessor.
+    # narrower slices only while some multiprocessor would get no program: every V slice
+    # recomputes the chunk's q k^T scores, so narrow slices cost work.
     bv = max(16, min(64, 8192 // BK, triton.next_power_of_2(V)))
-    while bv > 16 and B * H * triton.cdiv(V, bv) < 2 * NUM_SMS:
+    while bv > 16 and B * H * triton.cdiv(V, bv) < NUM_SMS:
         bv //= 2
     return bv
 
