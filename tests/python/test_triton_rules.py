@@ -59,9 +59,65 @@ def run_check(source_text, tmp, name):
     return r.returncode, r.stdout + r.stderr, os.path.exists(out)
 
 
+# A package of production kernels, as a task's "package" names it: a module of two kernels
+# (one under an autotune decorator) and a helper; written into a folder put on PYTHONPATH.
+PACKAGE = {"fakepkg/__init__.py": "", "fakepkg/ops.py": '''import triton
+import triton.language as tl
+
+@triton.autotune(configs=[], key=["n"])
+@triton.jit
+def _pkg_scale(x_ptr, n, BLOCK: tl.constexpr):
+    pass
+
+@triton.jit
+def pkg_copy(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    pass
+
+def settings(n):
+    return 1024, 4
+''', "fakepkg/other.py": "def helper():\n    return 0\n"}
+USES_PACKAGE = '''import triton
+from fakepkg.ops import _pkg_scale, pkg_copy, settings
+
+def launch(x, y, N):
+    block, warps = settings(N)
+    pkg_copy[(triton.cdiv(N, block),)](x, y, N, BLOCK=block, num_warps=warps)
+'''
+
+
+def check_package_imports(tmp):
+    """--allow-import lets a module import the task's package modules, and their kernels join
+    the ones its launches may run; other modules of the package stay refused."""
+    root = os.path.join(tmp, "site")
+    for rel, text in PACKAGE.items():
+        os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
+        with open(os.path.join(root, rel), "w") as f:
+            f.write(text)
+    src = os.path.join(tmp, "uses_package.py")
+    with open(src, "w") as f:
+        f.write(USES_PACKAGE)
+    out = os.path.join(tmp, "out", "uses_package.py")
+    env = dict(os.environ, PYTHONPATH=root)
+    r = subprocess.run([sys.executable, CHECK, src, out], capture_output=True, text=True, env=env)
+    check(r.returncode == 1 and "imports fakepkg.ops" in r.stdout, "a package module is refused without --allow-import")
+    r = subprocess.run([sys.executable, CHECK, src, out, "--allow-import", "fakepkg.ops"], capture_output=True,
+                       text=True, env=env)
+    kernels = open(out + ".kernels").read().split() if os.path.exists(out + ".kernels") else []
+    check(r.returncode == 0 and kernels == ["_pkg_scale", "pkg_copy"],
+          f"--allow-import passes it and lists the package's kernels, the autotuned one too: {kernels} {r.stdout.strip()}")
+    r = subprocess.run([sys.executable, CHECK, src, out, "--allow-import", "fakepkg.other"], capture_output=True,
+                       text=True, env=env)
+    check(r.returncode == 1 and "this task's package modules: fakepkg.other" in r.stdout,
+          "a package module the task does not list stays refused")
+    r = subprocess.run([sys.executable, CHECK, src, out, "--allow-import", "fakepkg.ops", "--allow-import",
+                        "fakepkg.missing"], capture_output=True, text=True, env=env)
+    check(r.returncode == 1 and "is not installed" in r.stdout, "a listed module that is not installed is named")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="arena_triton_rules_")
     atexit.register(shutil.rmtree, tmp, True)
+    check_package_imports(tmp)
     rc, text, copied = run_check(GOOD, tmp, "good")
     check(rc == 0 and copied, f"a clean module passes and is copied (rc {rc}): {text.strip()}")
     for name, (src, want) in BAD.items():
