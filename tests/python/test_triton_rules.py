@@ -113,6 +113,23 @@ def check_package_imports(tmp):
                         "fakepkg.missing"], capture_output=True, text=True, env=env)
     check(r.returncode == 1 and "is not installed" in r.stdout, "a listed module that is not installed is named")
 
+    # The agent's workspace copy: the listed modules as installed, with the license, at the pin.
+    lic = os.path.join(root, "fakepkg-1.0.dist-info", "licenses")
+    os.makedirs(lic)
+    with open(os.path.join(lic, "LICENSE"), "w") as f:
+        f.write("MIT License\n")
+    copier = os.path.join(PYDIR, "arena_package.py")
+    dest = os.path.join(tmp, "workspace", "package")
+    r = subprocess.run([sys.executable, copier, "copy", "--name", "fakepkg", "--version", "1.0", "--dest", dest,
+                        "fakepkg.ops"], capture_output=True, text=True, env=env)
+    got = sorted(os.path.relpath(os.path.join(d, f), dest) for d, _, fs in os.walk(dest) for f in fs)
+    check(r.returncode == 0 and got == ["fakepkg-1.0/LICENSE", "fakepkg-1.0/fakepkg/ops.py"],
+          f"the workspace gets the listed module and the license: {got} {r.stderr.strip()}")
+    r = subprocess.run([sys.executable, copier, "copy", "--name", "fakepkg", "--version", "2.0", "--dest", dest,
+                        "fakepkg.ops"], capture_output=True, text=True, env=env)
+    check(r.returncode == 1 and "installed at version 1.0, but the task pins 2.0" in r.stderr,
+          f"another installed version is refused, naming the pin: {r.stderr.strip()}")
+
 
 def main():
     tmp = tempfile.mkdtemp(prefix="arena_triton_rules_")
