@@ -550,9 +550,8 @@ WorkloadSource read_workload(const Reader& top) {
   w.source = nonempty(r, "source");
   w.license = nonempty(r, "license");
   w.name = nonempty(r, "name");
-  if (r.has("level")) w.level = r.integer("level");
-  if (r.has("problem")) w.problem = r.integer("problem");
-  if (w.level < 0 || w.problem < 0) r.fail("level and problem must be positive");
+  for (const auto& [key, out] : {std::pair<const char*, int64_t*>{"level", &w.level}, {"problem", &w.problem}})
+    if (r.has(key) && (*out = r.integer(key)) < 1) r.fail_at(r.at(key), "must be at least 1");
   r.reject_unknown();
   return w;
 }

@@ -474,6 +474,8 @@ TEST(TaskSpec, AtLimitNeedsAMeasuredFractionNearPeak) {
   s["workload"] = {{"source", "KernelBench"}, {"license", "MIT"}, {"name", "x"}, {"problme", 3}};
   s.erase("at_limit");
   expect_error(s, "workload.problme", "unknown field");
+  s["workload"] = {{"source", "KernelBench"}, {"license", "MIT"}, {"name", "x"}, {"level", 0}};
+  expect_error(s, "workload.level", "must be at least 1");
 }
 
 // Names become skeleton variables, kernel arguments and Python keywords: no keyword, no arena_*.
