@@ -158,7 +158,7 @@ case $name in
     ;;
 
   unjudged_pages)  # index.html of the same run, rendered by headless Chromium: page_probe.js reads what it shows
-    chromium=/usr/bin/chromium
+    chromium=${ARENA_CHROMIUM:-/usr/bin/chromium}
     [ -x "$chromium" ] || {
       echo "SKIPPED: $chromium not found (Debian package chromium; .ci/install-deps installs it)"
       exit 77

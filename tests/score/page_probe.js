@@ -62,7 +62,7 @@
   result.fast_p.curves = [];
   if (svg) {
     var legends = Array.prototype.filter.call(svg.querySelectorAll('text'), function (x) {
-      return /tasks?\)/.test(text(x));
+      return /\(\d+ tasks?[,)]/.test(text(x));
     });
     var axis = Array.prototype.filter.call(svg.querySelectorAll('text'), function (x) { return text(x) === '0%'; })[0];
     var top = Array.prototype.filter.call(svg.querySelectorAll('text'), function (x) { return text(x) === '100%'; })[0];
