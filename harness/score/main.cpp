@@ -77,9 +77,16 @@ std::string default_run_name(const std::string& xml) {
 }
 
 void print_metrics_line(const std::string& name, const json& m) {
-  if (m.value("gpu_judged", 1) == 0) {  // only compilation was judged: no rate, speedup or points to show
-    std::printf("  %-12s %d task(s): compile %s | correctness, speedup, points: not judged (no GPU gate ran)\n",
-                name.c_str(), m.value("tasks", 0), fmt_pct(m["compile_rate"]).c_str());
+  if (m.value("gpu_judged", 1) == 0) {  // only compilation was judged: no rate or speedup to show
+    if (m.value("judged", 0) == 0) {
+      std::printf("  %-12s %d task(s): compile %s | correctness, speedup, points: not judged (no GPU gate ran)\n",
+                  name.c_str(), m.value("tasks", 0), fmt_pct(m["compile_rate"]).c_str());
+    } else {  // the tasks that did not compile are judged (0 points) without a GPU
+      std::printf("  %-12s %d task(s): compile %s | correctness, speedup: not judged (no GPU gate ran) | points %s "
+                  "(%d judged: did not compile)\n",
+                  name.c_str(), m.value("tasks", 0), fmt_pct(m["compile_rate"]).c_str(),
+                  fmt_num(m["aka_score_mean"], "%.1f").c_str(), m.value("judged", 0));
+    }
     return;
   }
   std::printf("  %-12s %d task(s): compile %s | seen %s | unseen %s | correct %s | geomean speedup: %s (correct only), "

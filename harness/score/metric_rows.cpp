@@ -44,7 +44,11 @@ const std::vector<MetricRow>& metric_rows() {
       {"fast_1.0 (correct, verdict FASTER)", [](const json& m) { return fmt_pct(m["fast_p"]["1.0"]); }},
       {"fast_1.5 (correct, speedup > 1.5)", [](const json& m) { return fmt_pct(m["fast_p"]["1.5"]); }},
       {"fast_2.0 (correct, speedup > 2.0)", [](const json& m) { return fmt_pct(m["fast_p"]["2.0"]); }},
-      {"AgentKernelArena score (mean points, judged tasks)", [](const json& m) { return fmt_num(m["aka_score_mean"], "%.1f"); }},
+      {"AgentKernelArena score (mean points, judged tasks)",
+       [](const json& m) {  // with the count it is over, so a mean of a few judged tasks reads as such
+         if (!m["aka_score_mean"].is_number()) return std::string("-");
+         return fmt_num(m["aka_score_mean"], "%.1f") + " (" + std::to_string(m.value("judged", 0)) + " judged)";
+       }},
       {"gates failed / timed out / crashed / not run / conflicting",
        [](const json& m) {
          return n(m, "failed_gates") + " / " + n(m, "timeouts") + " / " + n(m, "crashes") + " / " +

@@ -75,9 +75,11 @@ Metrics compute_metrics(const std::vector<const TaskScore*>& tasks) {
   }
   m.aka_score_mean = m.judged ? aka_sum / m.judged : kNaN;
   for (size_t i = 0; i < kFastP.size(); ++i) m.fast_p.push_back(m.tasks ? fast[i] / n : 0.0);
-  if (m.gpu_judged == 0) {  // only compilation was judged: no rate, speedup or points to show
+  // Only compilation was judged: no rate or speedup to show. The points stay: a task that did not
+  // compile is judged (0 points) with or without a GPU, so the mean is over those (null when none).
+  if (m.gpu_judged == 0) {
     for (double* x : {&m.correct_seen_rate, &m.correct_unseen_rate, &m.correct_rate, &m.p_unseen_given_seen,
-                      &m.generalization_gap, &m.geomean_speedup_correct, &m.geomean_speedup_all, &m.aka_score_mean})
+                      &m.generalization_gap, &m.geomean_speedup_correct, &m.geomean_speedup_all})
       *x = kNaN;
     for (auto& f : m.fast_p) f = kNaN;
   }

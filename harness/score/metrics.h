@@ -18,7 +18,7 @@ struct Metrics {
   int tasks = 0;
   int judged = 0, unjudged = 0;     // unjudged: a skipped (no GPU) or absent gate left the outcome open
   int gpu_judged = 0;               // tasks with a correctness or perf gate that ran; 0: only compilation
-                                    // was judged, and every metric below that needs a GPU is NaN (null)
+                                    // was judged, and every rate and speedup below is NaN (null)
   int skipped_gates = 0;            // gates that exited 77 (no GPU)
   int compiled = 0, correct_seen = 0, correct_unseen = 0, correct_both = 0;
   int correct = 0;                  // seen and unseen correct and a speedup that counts
@@ -32,7 +32,8 @@ struct Metrics {
   // Over correct tasks that timed a further reference (torch.compile): name -> (geomean, tasks).
   std::map<std::string, std::pair<double, int>> geomean_speedup_vs;
   std::vector<double> fast_p;       // per kFastP: share of all tasks correct with speedup > p (p=1: verdict FASTER)
-  double aka_score_mean = 0;        // mean AgentKernelArena points over judged tasks (NaN when none)
+  double aka_score_mean = 0;        // mean AgentKernelArena points over judged tasks (NaN when none); without
+                                    // a GPU the judged tasks are those that did not compile (0 points each)
 };
 
 Metrics compute_metrics(const std::vector<const TaskScore*>& tasks);

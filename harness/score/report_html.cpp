@@ -23,12 +23,12 @@ h1{font-size:24px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bott
 .warn{background:#fff4d6;border:1px solid #e8c35a;padding:6px 10px;margin:6px 0;font-size:13px}
 table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #d7dce3;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#eef1f5}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-table#tasks{width:100%}td.err{min-width:260px}.ci{font-size:11px;color:#5a6472}
+table#tasks{width:100%}td.msgs{min-width:260px;font-size:12px}.ci{font-size:11px;color:#5a6472}
 table.sortable th{cursor:pointer;user-select:none}table.sortable th:after{content:" \2195";color:#9aa3af}
 table.sortable th[aria-sort=ascending]:after{content:" \2191";color:#1d2430}
 table.sortable th[aria-sort=descending]:after{content:" \2193";color:#1d2430}
 .ok{color:#13795b}.bad{color:#b42318;font-weight:600}.skip{color:#8a6d00}.dim{color:#8a94a3}
-.err{font-size:12px;color:#b42318}.err div{margin:1px 0}
+td.msgs div{margin:1px 0;overflow-wrap:anywhere}.msgs .err{color:#b42318}.nj{color:#5a6472}
 svg text{font-family:inherit;font-size:11px;fill:#1d2430}
 .legend span{display:inline-block;margin-right:14px;font-size:12px}
 .sw{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:middle}
@@ -68,7 +68,7 @@ std::string esc(const std::string& s) { return html_escape(s); }
 
 std::string outcome_class(const std::string& o) {
   if (o == "passed" || o == "finished") return "ok";
-  if (o == "skipped") return "skip";
+  if (o == "skipped") return "nj";  // not judged, which is no failure: neutral
   if (o == "missing") return "dim";
   return "bad";
 }
@@ -104,7 +104,7 @@ void tasks_section(std::ostringstream& h, const json& s) {
        "<th data-key=\"seen\" title=\"correct_seen\">seen</th><th data-key=\"unseen\" title=\"correct_unseen\">unseen</th>"
        "<th data-key=\"speedup\" data-type=\"num\">speedup [95 % CI]</th><th data-key=\"verdict\">verdict</th>"
        "<th data-key=\"peak\" data-type=\"num\" title=\"lowest candidate fraction of peak over the perf configurations\">peak</th><th data-key=\"points\" data-type=\"num\">points</th>"
-       "<th data-key=\"errors\">errors</th></tr></thead><tbody>\n";
+       "<th data-key=\"errors\">errors, or why not judged</th></tr></thead><tbody>\n";
   for (const auto& t : s["tasks"]) {
     const bool counts = t.value("correct", false);
     h << "<tr data-task=\"" << esc(t.value("id", "")) << "\"><td data-v=\"" << esc(t.value("id", "")) << "\">"
@@ -134,10 +134,11 @@ void tasks_section(std::ostringstream& h, const json& s) {
       << "</td>";
     h << "<td class=\"n\" data-v=\"" << num_attr(t["aka_score"]) << "\">" << esc(fmt_num(t["aka_score"], "%.1f"))
       << "</td>";
-    h << "<td class=\"err\" data-v=\"" << t["errors"].size() << "\">";
-    for (const auto& e : t["errors"]) h << "<div>" << esc(e.get<std::string>()) << "</div>";
+    // Errors in red, whole (they wrap); why a task is not judged in the neutral colour: it did not fail.
+    h << "<td class=\"msgs\" data-v=\"" << t["errors"].size() << "\">";
+    for (const auto& e : t["errors"]) h << "<div class=\"err\">" << esc(e.get<std::string>()) << "</div>";
     if (!t.value("judged", true))
-      h << "<div class=\"skip\">not judged: " << esc(t.value("unjudged_reason", "")) << "</div>";
+      h << "<div class=\"nj\">not judged: " << esc(t.value("unjudged_reason", "")) << "</div>";
     h << "</td></tr>\n";
   }
   h << "</tbody></table>\n";
@@ -151,10 +152,10 @@ void speedup_chart(std::ostringstream& h, const json& s) {
     bool counts;
   };
   std::vector<Row> rows;
-  std::vector<std::string> without;
+  std::vector<std::string> without, unjudged;
   for (const auto& t : s["tasks"]) {
     if (!t["speedup"].is_number()) {
-      without.push_back(t.value("id", ""));
+      (t.value("judged", true) ? without : unjudged).push_back(t.value("id", ""));
       continue;
     }
     double v = t["speedup"].get<double>();
@@ -207,44 +208,60 @@ void speedup_chart(std::ostringstream& h, const json& s) {
          "<span><i class=\"sw\" style=\"background:#9aa3af\"></i>measured but does not count (not correct)</span>"
          "<span>bars: 95 % interval; dashed line: 1x (the baseline)</span></p>\n";
   }
-  if (!without.empty()) {
-    h << "<p class=\"meta\">No speedup for: ";
-    for (size_t i = 0; i < without.size(); ++i) h << (i ? ", " : "") << esc(without[i]);
+  auto list = [&](const std::vector<std::string>& ids, const char* cls, const char* what) {
+    if (ids.empty()) return;
+    h << "<p class=\"" << cls << "\">" << what;
+    for (size_t i = 0; i < ids.size(); ++i) h << (i ? ", " : "") << esc(ids[i]);
     h << ".</p>\n";
-  }
+  };
+  list(without, "meta", "No speedup for: ");
+  list(unjudged, "meta nj", "Not judged, so no speedup, for: ");
 }
 
 // fast_p(x) = share of all tasks that are correct with speedup > x, for x from 1 to the largest speedup.
+// A set of tasks whose fast_p is not judged (no GPU gate ran for any of them) gets no curve: a line
+// at 0 % would read as "all failed". Curves of sets with some unjudged tasks say how many.
 void fast_p_chart(std::ostringstream& h, const json& s) {
   struct Series {
     std::string name;
     std::vector<double> speedups;  // of correct tasks
-    size_t tasks = 0;
+    size_t tasks = 0, unjudged = 0;
   };
+  auto judged = [](const json& m) { return m.contains("fast_p") && m["fast_p"].value("1.0", json()).is_number(); };
   std::vector<Series> series;
-  Series all{"overall", {}, 0};
+  std::vector<std::string> not_judged;
+  Series all{"overall", {}, 0, 0};
   std::map<std::string, Series> per_suite;
   for (const auto& t : s["tasks"]) {
     Series& ss = per_suite[t.value("suite", "")];
     ss.name = t.value("suite", "");
     ss.tasks++;
     all.tasks++;
+    ss.unjudged += !t.value("judged", true);
+    all.unjudged += !t.value("judged", true);
     // Only a detectable speedup (verdict FASTER) counts on the curve, so it meets fast_1.0 at p = 1.
     if (t.value("correct", false) && t["speedup"].is_number() && t.value("verdict", json()) == "FASTER") {
       ss.speedups.push_back(t["speedup"].get<double>());
       all.speedups.push_back(t["speedup"].get<double>());
     }
   }
+  h << "<h2>fast_p: share of all tasks correct and faster than p</h2>\n";
+  if (!judged(s["overall"])) {
+    h << "<p class=\"meta nj\">fast_p not judged: no GPU gate ran, so no task of the " << all.tasks
+      << " has a speedup; no curve is drawn.</p>\n";
+    return;
+  }
   series.push_back(all);
   if (per_suite.size() > 1)
-    for (auto& [n, ss] : per_suite) series.push_back(ss);
+    for (auto& [n, ss] : per_suite)
+      if (judged(s["suites"].value(n, json::object()))) series.push_back(ss);
+      else not_judged.push_back(n);
   double xmax = 2.0;
   for (double v : all.speedups) xmax = std::max(xmax, v * 1.05);
   const int left = 50, top = 16, w = 560, hgt = 240;
   auto X = [&](double x) { return left + (x - 1.0) / (xmax - 1.0) * w; };
   auto Y = [&](double y) { return top + (1.0 - y) * hgt; };
   const char* palette[] = {"#1d2430", "#3867d6", "#13795b", "#b42318", "#8a6d00", "#7b3fa0"};
-  h << "<h2>fast_p: share of all tasks correct and faster than p</h2>\n";
   h << "<svg width=\"" << left + w + 30 << "\" height=\"" << top + hgt + 44 << "\" role=\"img\" aria-label=\"fast_p curve\">\n";
   for (int i = 0; i <= 4; ++i) {
     double y = i / 4.0;
@@ -282,7 +299,8 @@ void fast_p_chart(std::ostringstream& h, const json& s) {
     h << "<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"" << (k == 0 ? 2.5 : 1.5) << "\" points=\""
       << pts.str() << "\"/>\n";
     h << "<text x=\"" << left + w - 4 << "\" y=\"" << top + 12 + 14 * k << "\" text-anchor=\"end\" style=\"fill:" << color
-      << "\">" << esc(ss.name) << " (" << ss.tasks << " tasks)</text>\n";
+      << "\">" << esc(ss.name) << " (" << ss.tasks << " tasks"
+      << (ss.unjudged ? ", " + std::to_string(ss.unjudged) + " not judged" : "") << ")</text>\n";
   }
   const json& m = s["overall"]["fast_p"];
   for (const char* p : {"1.0", "1.5", "2.0"})
@@ -292,7 +310,12 @@ void fast_p_chart(std::ostringstream& h, const json& s) {
   h << "</svg>\n<p class=\"meta\">Share of all tasks (incorrect ones stay in the denominator) that are correct with "
        "verdict FASTER and a speedup point estimate above p. Red circles: the reported fast_1.0, fast_1.5 and fast_2.0 "
        "(fast_1.5 and fast_2.0 do not require the verdict, so a task with a wide AMBIGUOUS interval can put a circle "
-       "above the curve).</p>\n";
+       "above the curve). Tasks not judged count as not correct.</p>\n";
+  if (!not_judged.empty()) {
+    h << "<p class=\"meta nj\">fast_p not judged (no GPU gate ran; no curve): ";
+    for (size_t i = 0; i < not_judged.size(); ++i) h << (i ? ", " : "") << esc(not_judged[i]);
+    h << ".</p>\n";
+  }
 }
 
 // The perf gate's configurations, one row each, with the columns config_columns() lists.
@@ -317,9 +340,17 @@ void configs_section(std::ostringstream& h, const json& s) {
   h << "</p>\n";
 }
 
+// 0 correct, 1 not correct (failed, crashed, timed out, conflicting, or not run after a failure),
+// 2 not judged (skipped, say for want of a GPU, or absent: nothing is known).
+int correctness_of(const json& t, const char* gate) {
+  const std::string o = t["gates"].contains(gate) ? t["gates"][gate].value("outcome", "missing") : "missing";
+  return o == "passed" ? 0 : o == "skipped" || o == "missing" ? 2 : 1;
+}
+
 void seen_unseen_section(std::ostringstream& h, const json& s) {
   h << "<h2>Seen vs unseen configurations</h2>\n<p class=\"meta\">Tasks by correctness on the configurations the "
-       "agent saw and on the unseen and generated ones. Seen-but-not-unseen is the generalization failure.</p>\n";
+       "agent saw and on the unseen and generated ones. Seen-but-not-unseen is the generalization failure. A gate "
+       "that was skipped or is absent is not judged, which is not the same as not correct.</p>\n";
   std::map<std::string, std::vector<const json*>> groups;
   for (const auto& t : s["tasks"]) {
     groups[t.value("suite", "")].push_back(&t);
@@ -327,9 +358,9 @@ void seen_unseen_section(std::ostringstream& h, const json& s) {
   }
   h << "<div style=\"display:flex;flex-wrap:wrap;gap:24px\">\n";
   for (const auto& [name, ts] : groups) {
-    std::vector<std::string> cell[2][2];
+    std::vector<std::string> cell[3][3];
     for (const json* t : ts)
-      cell[(*t)["correct_seen"].get<bool>() ? 0 : 1][(*t)["correct_unseen"].get<bool>() ? 0 : 1].push_back(
+      cell[correctness_of(*t, "correct_seen")][correctness_of(*t, "correct_unseen")].push_back(
           (*t)["task"].get<std::string>() + (t->value("judged", true) ? "" : " (not judged)"));
     auto td = [&](int a, int b, const char* cls) {
       std::ostringstream o;
@@ -339,9 +370,10 @@ void seen_unseen_section(std::ostringstream& h, const json& s) {
       return o.str();
     };
     h << "<table><caption style=\"text-align:left;font-weight:600\">" << esc(name) << "</caption>"
-      << "<tr><th></th><th>unseen correct</th><th>unseen not correct</th></tr>"
-      << "<tr><th>seen correct</th>" << td(0, 0, "ok") << td(0, 1, "bad") << "</tr>"
-      << "<tr><th>seen not correct</th>" << td(1, 0, "skip") << td(1, 1, "dim") << "</tr></table>\n";
+      << "<tr><th></th><th>unseen correct</th><th>unseen not correct</th><th>unseen not judged</th></tr>"
+      << "<tr><th>seen correct</th>" << td(0, 0, "ok") << td(0, 1, "bad") << td(0, 2, "nj") << "</tr>"
+      << "<tr><th>seen not correct</th>" << td(1, 0, "skip") << td(1, 1, "dim") << td(1, 2, "nj") << "</tr>"
+      << "<tr><th>seen not judged</th>" << td(2, 0, "nj") << td(2, 1, "nj") << td(2, 2, "nj") << "</tr></table>\n";
   }
   h << "</div>\n";
 }

@@ -83,11 +83,13 @@ std::string render_summary_markdown(const json& s) {
 
   md << "\n## Tasks\n\n";
   md << "| task | agent | compile | correct_seen | correct_unseen | speedup [95 % CI] | verdict | peak (min) | points | "
-        "errors |\n|---|---|---|---|---|---|---|---|---|---|\n";
+        "errors, or why not judged |\n|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& t : s["tasks"]) {
     std::string errors;
     for (const auto& e : t["errors"]) errors += (errors.empty() ? "" : "<br>") + md_cell(e.get<std::string>());
-    if (!t.value("judged", true)) errors += (errors.empty() ? "" : "<br>") + md_cell("not judged: " + t.value("unjudged_reason", ""));
+    // Not judged is not an error: set apart in italics.
+    if (!t.value("judged", true))
+      errors += (errors.empty() ? "" : "<br>") + ("*" + md_cell("not judged: " + t.value("unjudged_reason", "")) + "*");
     md << "| " << md_cell(t.value("id", "")) << (t.value("candidate_fallback", false) ? " (baseline (fallback))" : "")
        << " | " << t.value("agent", "none") << " | " << gate_cell(t, "compile")
        << " | " << gate_cell(t, "correct_seen") << " | " << gate_cell(t, "correct_unseen") << " | " << fmt_speedup(t)

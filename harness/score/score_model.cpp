@@ -107,8 +107,10 @@ std::vector<std::string> gate_errors(const std::string& gate, const GateResult& 
           l.find("the compiler's output follows") == std::string::npos)
         lines.push_back(l);
     if (g.compile && !g.compile->message.empty()) {
-      std::string m = one_line(g.compile->message);
-      if (std::find(lines.begin(), lines.end(), m) == lines.end()) lines.push_back(m);
+      // The tool prints its message too ("FAILED: <what>: <message>"): said once.
+      const std::string m = one_line(g.compile->message);
+      if (std::none_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(m) != std::string::npos; }))
+        lines.push_back(m);
     }
   } else if ((gate == "correct_seen" || gate == "correct_unseen") && g.correct) {
     if (!g.correct->header.error.empty()) lines.push_back(one_line(g.correct->header.error));

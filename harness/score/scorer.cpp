@@ -42,13 +42,15 @@ json metric_definitions() {
       {"fast_p", "share of all tasks that are correct (seen and unseen) with speedup > p; for p = 1.0 the perf "
                  "verdict must also be FASTER (95 % interval above 1 + delta)"},
       {"aka_score_mean", "mean over judged tasks of the AgentKernelArena points: 0 not compiled, 20 compiled but not "
-                         "correct, 120 + 100 x speedup correct (a task that was not judged has no points)"},
+                         "correct, 120 + 100 x speedup correct (a task that was not judged has no points; a task that "
+                         "did not compile is judged, with or without a GPU; null when no task is judged)"},
       {"gpu_judged", "tasks with a correctness or perf gate that ran; when none did (no GPU), only compilation was "
-                     "judged and the rates, speedups and points that need a GPU are null"},
+                     "judged and the rates and speedups that need a GPU are null"},
       {"candidate_fallback", "per task: the candidate folder had no file for it, so its baseline was judged "
                              "(ARENA_CANDIDATE_FALLBACK=baseline)"},
-      {"unjudged", "tasks whose outcome a skipped (no GPU) or absent gate left open; they count as not correct in the "
-                   "rates above"},
+      {"unjudged", "tasks whose outcome a skipped (no GPU) or absent gate left open: not failed, but not correct "
+                   "either, so they count as not correct in the rates above; they have no points and are left out "
+                   "of the mean points and the geometric means"},
       {"skipped_gates", "gates that exited 77 (skipped: no GPU)"},
       {"fraction_of_peak", "per task: the lowest candidate fraction of the device's peak (bandwidth, or fp32 FLOP/s "
                            "where the task is compute-bound) over the perf configurations"},
@@ -152,7 +154,10 @@ json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::
     const bool no_gpu = skip_reasons.size() == 1 && skip_reasons.begin()->first.find("GPU") != std::string::npos;
     notice = std::string(no_gpu ? "No GPU found" : "No GPU gate ran") + ": only compilation was judged (" +
              std::to_string(overall.compiled) + " of " + std::to_string(overall.tasks) +
-             " task(s) compiled). Correctness, speedups and points need a GPU, so none are shown.";
+             " task(s) compiled). Correctness and speedups need a GPU, so none are shown; " +
+             (overall.judged ? std::to_string(overall.judged) + " task(s) that did not compile are judged (0 points), "
+                               "the others are not judged."
+                             : std::string("no task is judged."));
     if (skip_reasons.size() == 1) notice += " The GPU gates said: " + skip_reasons.begin()->first;
   } else if (overall.unjudged) {
     warnings.push_back(std::to_string(overall.unjudged) + " of " + std::to_string(overall.tasks) +

@@ -128,6 +128,76 @@ case $name in
     contains "$results/r/index.html" 'class="warn notice"><b>No GPU found'
     ;;
 
+  unjudged)  # a first run without a GPU (fixtures/unjudged): 4 tasks compiled and their GPU gates skipped,
+    # one candidate file missing, three Triton baselines refused (their package is not installed).
+    # Unjudged is not failed; a compile failure is judged (0 points) and counted in the mean.
+    "$score" unjudged --results-dir "$results" --run r >"$work/stdout"
+    cat "$work/stdout"
+    tree='/home/newcomer/src/kernel-arena-first-run'
+    "$check" "$results/r/scores.json" \
+      overall:tasks=8 overall:judged=4 overall:unjudged=4 overall:gpu_judged=0 overall:compiled=4 \
+      overall:aka_score_mean=0 overall:correct_seen_rate=null overall:fast_p:1.0=null \
+      suites:triton2triton:judged=3 suites:triton2triton:aka_score_mean=0 \
+      suites:hip2hip:judged=1 suites:hip2hip:aka_score_mean=0 \
+      'tasks:[triton2triton/liger_geglu_bf16]:judged=true' 'tasks:[triton2triton/liger_geglu_bf16]:aka_score=0' \
+      'tasks:[triton2triton/gelu_f16]:judged=false' 'tasks:[triton2triton/gelu_f16]:aka_score=null' \
+      'tasks:[hip2hip/gemm_f32]:errors#2' \
+      "tasks:[hip2hip/gemm_f32]:errors:[0]~^compile: FAILED[:] hip2hip/gemm_f32 candidate: no source file at $tree/my-candidates/hip2hip/gemm_f32/kernel\\.hip\$" \
+      'tasks:[hip2hip/gemm_f32]:errors:[1]~^correct_seen, correct_unseen, perf: not run \(' \
+      'tasks:[triton2triton/liger_geglu_bf16]:errors#3' \
+      "tasks:[triton2triton/liger_geglu_bf16]:errors:[0]~^compile: $tree/KernelArena/tasks/triton2triton/liger_geglu_bf16/baseline\\.py: the task's package: module liger_kernel\\.ops\\.geglu is not installed .*: install the suite's pinned requirements \\(suites/<suite>/requirements\\.txt\\)\$" \
+      'tasks:[triton2triton/liger_geglu_bf16]:errors:[1]=compile: triton2triton/liger_geglu_bf16 candidate: REFUSED in 0.0 s'
+    # summary.md: the mean agrees with the points and the judged count; not judged is not an error
+    contains "$results/r/summary.md" '^\| AgentKernelArena score \(mean points, judged tasks\) \| 0\.0 \(1 judged\) \| 0\.0 \(3 judged\) \| 0\.0 \(4 judged\) \|'
+    contains "$results/r/summary.md" '^\| task \| agent \| compile \| correct_seen \| correct_unseen \| .* \| errors, or why not judged \|$'
+    contains "$results/r/summary.md" '^\| triton2triton/gelu_f16 \| none \| ok \| skipped \| skipped \| - \| - \| - \| - \| \*not judged: correct_seen skipped\* \|$'
+    contains "$results/r/summary.md" '^\| triton2triton/liger_geglu_bf16 \| none \| FAILED \| not run \| not run \| - \| - \| - \| 0\.0 \| compile: .*requirements\.txt\)<br>compile: triton2triton/liger_geglu_bf16 candidate: REFUSED in 0\.0 s<br>correct_seen, correct_unseen, perf: not run \(.*\) \|$'
+    if grep -nE '\.\.\.( \||<br>)|\(the reason is the' "$results/r/summary.md"; then fail "summary.md cuts an error line"; fi
+    # the terminal: the mean over the judged tasks, said with its count
+    contains "$work/stdout" '^  triton2triton 5 task\(s\): compile 40\.0 % \| correctness, speedup: not judged \(no GPU gate ran\) \| points 0\.0 \(3 judged: did not compile\)$'
+    ;;
+
+  unjudged_pages)  # index.html of the same run, rendered by headless Chromium: page_probe.js reads what it shows
+    chromium=${ARENA_CHROMIUM:-/usr/bin/chromium}
+    [ -x "$chromium" ] || {
+      echo "SKIPPED: $chromium not found (Debian package chromium; .ci/install-deps installs it)"
+      exit 77
+    }
+    "$score" unjudged --results-dir "$results" --run r >/dev/null
+    probe_dir=$(dirname "$0")
+    sed '/<\/body>/d; /<\/html>/d' "$results/r/index.html" >"$work/probed.html"
+    { echo '<script>'; cat "$probe_dir/page_probe.js"; echo '</script></body></html>'; } >>"$work/probed.html"
+    timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
+      --disable-component-update --disable-sync --no-first-run "--user-data-dir=$work/chromium" \
+      --window-size=1400,2000 --virtual-time-budget=5000 --dump-dom "file://$work/probed.html" \
+      >"$work/dom.html" 2>"$work/chromium.log" || { cat "$work/chromium.log"; fail "chromium did not render the page"; }
+    python3 - "$work/dom.html" "$work/probe.json" <<'PY' || fail "no probe output in the rendered page (see $work/dom.html)"
+import html, re, sys
+m = re.search(r'<pre id="probe">(\{.*?)</pre>', open(sys.argv[1]).read(), re.S)
+open(sys.argv[2], "w").write(html.unescape(m.group(1)))
+PY
+    "$check" "$work/probe.json" \
+      'fast_p:curves#0' 'fast_p:text~not judged: no GPU gate ran' \
+      'seen_unseen#3' \
+      'seen_unseen:[(overall)]:cells:seen not correct / unseen not correct=4' \
+      'seen_unseen:[(overall)]:cells:seen not judged / unseen not judged=4' \
+      'seen_unseen:[(overall)]:cells:seen correct / unseen correct=0' \
+      'seen_unseen:[triton2triton]:cells:seen not judged / unseen not judged=2' \
+      'seen_unseen:[triton2triton]:cells:seen not correct / unseen not correct=3' \
+      'tasks#8' \
+      'tasks:[hip2hip/gelu_f16]:alarms#0' 'tasks:[triton2triton/layernorm_rows]:alarms#0' \
+      'tasks:[hip2hip/gelu_f16]:lines:[0]=not judged: correct_seen skipped' \
+      'tasks:[hip2hip/gelu_f16]:cells:points=-' \
+      'tasks:[triton2triton/liger_geglu_bf16]:cells:points~^0\.0$' \
+      'tasks:[triton2triton/liger_geglu_bf16]:alarms:[0]=FAILED' \
+      'tasks:[hip2hip/gemm_f32]:lines#2' 'tasks:[hip2hip/gemm_f32]:repeated#0' 'tasks:[hip2hip/gemm_f32]:clipped#0' \
+      'tasks:[triton2triton/liger_geglu_bf16]:lines#3' 'tasks:[triton2triton/liger_geglu_bf16]:clipped#0' \
+      'tasks:[triton2triton/liger_geglu_bf16]:repeated#0' \
+      'tasks:[triton2triton/liger_geglu_bf16]:lines:[0]~requirements\.txt\)$' \
+      'metrics:AgentKernelArena score (mean points, judged tasks):overall=0.0 (4 judged)' \
+      'metrics:AgentKernelArena score (mean points, judged tasks):triton2triton=0.0 (3 judged)'
+    ;;
+
   fallback)  # tasks that fell back to their baselines (ARENA_CANDIDATE_FALLBACK=baseline): the compile
     # gate's label candidate_fallback marks them in scores.json, summary.md, index.html and junit.xml
     cp -r all_pass "$work/fallback"

@@ -24,7 +24,31 @@ TEST(FailureLines, FallsBackToTheLastLines) {
   EXPECT_TRUE(failure_lines("SKIPPED: no GPU\n", 3).empty());
 }
 
-TEST(FailureLines, OneLineCollapsesAndCuts) {
+TEST(FailureLines, OneLineCollapsesAndCutsOnlyAtASpaceSayingSo) {
   EXPECT_EQ(one_line("  a\n  b\t\tc  "), "a b c");
-  EXPECT_EQ(one_line(std::string(400, 'x'), 10), "xxxxxxx...");
+  const std::string sentence = "module liger_kernel.ops.geglu is not installed for this Python";
+  EXPECT_EQ(one_line(sentence, 30), "module liger_kernel.ops.geglu [... 33 more characters]");
+  EXPECT_EQ(one_line(std::string(40, 'x'), 10), "xxxxxxxxxx [... 30 more characters]");
+  const std::string path_message = "/home/newcomer/src/kernel-arena-first-run/KernelArena/tasks/triton2triton/"
+                                   "liger_geglu_bf16/baseline.py: the task's package: module liger_kernel.ops.geglu "
+                                   "is not installed for this Python (/root/.pyenv/versions/3.11.7/bin/python3): "
+                                   "install the suite's pinned requirements (suites/<suite>/requirements.txt)";
+  EXPECT_EQ(one_line(path_message), path_message);  // a long message of a real gate stays whole
+}
+
+TEST(FailureLines, JoinsTheMessageCMakeWrapped) {
+  // cmake/ArenaCompileKernel.cmake on a missing candidate (CMake 3.25 wraps its FATAL_ERROR text)
+  const std::string out =
+      "FAILED: hip2hip/gemm_f32 candidate: no source file at /home/u/my-candidates/hip2hip/gemm_f32/kernel.hip\n"
+      "CMake Error at /home/u/KernelArena/cmake/ArenaCompileKernel.cmake:271 (message):\n"
+      "  hip2hip/gemm_f32 candidate: the compile gate failed (the reason is the\n"
+      "  first line of this output)\n\n\n";
+  auto lines = failure_lines(out, 2);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0], "FAILED: hip2hip/gemm_f32 candidate: no source file at /home/u/my-candidates/hip2hip/gemm_f32/kernel.hip");
+  // a wrapped message that says something is read whole
+  lines = failure_lines("CMake Error at x.cmake:3 (message):\n  y candidate: compilation failed (exit 2) after\n"
+                        "  3 s: see above\nCall Stack (most recent call first):\n  x.cmake:9 (f)\n", 2);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0], "y candidate: compilation failed (exit 2) after 3 s: see above");
 }

@@ -110,13 +110,20 @@ TEST(Metrics, OnlyCompilationJudgedShowsNoGpuNumbers) {
   EXPECT_EQ(m.gpu_judged, 0);
   EXPECT_NEAR(m.compile_rate, 2.0 / 3.0, 1e-12);  // compilation was judged
   for (double x : {m.correct_seen_rate, m.correct_unseen_rate, m.correct_rate, m.generalization_gap,
-                   m.geomean_speedup_all, m.aka_score_mean})
+                   m.geomean_speedup_all})
     EXPECT_TRUE(std::isnan(x));
   auto j = metrics_to_json(m);
-  for (const char* k : {"correct_rate", "geomean_speedup_all", "aka_score_mean", "generalization_gap"})
-    EXPECT_TRUE(j[k].is_null()) << k;
+  for (const char* k : {"correct_rate", "geomean_speedup_all", "generalization_gap"}) EXPECT_TRUE(j[k].is_null()) << k;
   EXPECT_TRUE(j["fast_p"]["1.0"].is_null());
   EXPECT_EQ(j["gpu_judged"], 0);
+  // The task that did not compile is judged without a GPU, at 0 points: the mean is over it alone,
+  // so the judged count, its points and the mean agree.
+  EXPECT_EQ(j["judged"], 1);
+  EXPECT_EQ(ts[2].aka_score, 0);
+  EXPECT_EQ(j["aka_score_mean"], 0.0);
+  // With nothing judged there is no mean.
+  Metrics none = compute_metrics({&ts[0], &ts[1]});
+  EXPECT_TRUE(std::isnan(none.aka_score_mean));
 }
 
 // Points and the geomean over all tasks leave unjudged tasks out (they have no points).
