@@ -1,4 +1,4 @@
-# cmake -P script: runs one agent on one task (README.md, "Agents").
+# cmake -P script: runs one agent on one task (docs/agents.md).
 #
 #   cmake -DARGS_FILE=<build>/arena/kernels/<suite>/<task>/agent_args.cmake -P ArenaAgent.cmake
 #

@@ -1,6 +1,6 @@
 # The settings of KernelArena's gates, as cache variables: read by this project's own build
 # and by every project that uses the installed package (find_package(KernelArena)) or adds
-# the source tree (add_subdirectory / FetchContent). README.md lists them.
+# the source tree (add_subdirectory / FetchContent). docs/ctest-cdash-hpc.md lists them.
 include_guard(GLOBAL)
 
 # Stops configure with the reason on one line, first (CMake's own error text re-wraps it).

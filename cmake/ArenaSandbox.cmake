@@ -1,4 +1,4 @@
-# The bubblewrap sandbox an agent runs in (ARENA_AGENT_SANDBOX; README.md, "Agents").
+# The bubblewrap sandbox an agent runs in (ARENA_AGENT_SANDBOX; docs/agents.md).
 #
 #   arena_sandbox_command(<out> WORKSPACE <dir> TOOLS <dir> [READ_ONLY <dir>...] [CONFIG_DIRS <dir>...]
 #                         COMMAND <command>...)

@@ -1,5 +1,5 @@
-# Task -> CTest family generation (DESIGN §5). The public functions, for this project's own
-# suites and for any project that uses KernelArena (README.md, "Use it in your project"):
+# Task -> CTest family generation (docs/DESIGN.md, "Pipeline"). The public functions, for this
+# project's own suites and for any project that uses KernelArena (docs/package.md):
 #
 #   arena_add_task(NAME <name> SUITE <suite> SPEC <task.json> REFERENCE <oracle>
 #                  [BASELINE <kernel>] [CANDIDATE <kernel>] [SOLUTION <kernel>]
@@ -608,7 +608,7 @@ endfunction()
 #                [README <statement.md>] [PROMPT <prompt.md>] [LABELS <label>...]
 #                [REFERENCE_LIBRARIES <target>...])
 #
-# Adds the gates of one task (README.md, "Use it in your project"). Relative paths are taken
+# Adds the gates of one task (docs/package.md). Relative paths are taken
 # from the current source folder. NAME and SUITE must match the spec's "name" and "suite";
 # the tests are <SUITE>/<NAME>/compile, correct_seen, correct_unseen and perf.
 function(arena_add_task)
@@ -694,8 +694,7 @@ endfunction()
 
 # arena_add_suite_directory(<dir> [SUITE <suite>] [LABELS <label>...] [REFERENCE_LIBRARIES <target>...])
 #
-# Adds every task folder <dir>/<task>/ holding a task.json (README.md, "Use it in your
-# project"): the baseline, reference and solution files its suite's descriptor names
+# Adds every task folder <dir>/<task>/ holding a task.json (docs/package.md): the baseline, reference and solution files its suite's descriptor names
 # (ARENA_SUITE_TASK_FILES; the oracle is the shared one task.json's "reference" names, where it
 # names one) and README.md, where present. Each folder must be named like its task; with SUITE,
 # each spec's suite must be SUITE.

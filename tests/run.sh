@@ -6,9 +6,9 @@
 # where there is no GPU). With neither compiler it builds and tests the host-only framework
 # (ARENA_HIP_PLATFORM=none: the unit, scorer and importer tests) instead.
 #
-# On a 2-core machine without a GPU it takes about 35 minutes with both platforms (README.md,
-# "Set up and run"). It prints a line per step, the output of any test that failed, and ends
-# with one line per platform ("nvidia: 427 passed, 0 failed, 624 skipped"); the full logs are
+# How long it takes on a 2-core machine without a GPU: docs/running.md. It prints a line per
+# step, the output of any test that failed, and ends with one line per platform ("nvidia: N
+# passed, 0 failed, M skipped"); the full logs are
 # build/test-<platform>/{configure,build,ctest}.log, and CTest's JUnit XML is build/test-<platform>/junit.xml.
 #
 #   tests/run.sh --summarize <platform> <ctest log>   the summary line of a CTest log

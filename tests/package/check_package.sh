@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# The KernelArena package end to end, as a user would use it (README.md, "Use it in your
-# project"):
+# The KernelArena package end to end, as a user would use it (docs/package.md):
 #   relocated  install this build to a prefix, check no installed file names the source or
 #              build tree, move the prefix, then configure, build and test
 #              examples/hpc-project against the moved prefix: its unit tests and compile
