@@ -1,16 +1,15 @@
 #!/usr/bin/env python3
 """Relative links in the documentation point somewhere (standard library only).
 
-Every relative link or image in README.md, docs/*.md, suites/README.md, suites/*/README.md,
-tasks/README.md, tasks/*/README.md, agents/README.md and results/README.md must name a file
-or folder that exists, and a #anchor on a Markdown file (or on the page itself) must name one
-of its headings, slugged as GitHub slugs them. Links in code blocks and inline code, and
-links with a scheme (https:, mailto:), are not checked.
+Every relative link or image in the project's Markdown pages (README.md, docs/, the suite, task,
+agent and test READMEs: every *.md outside hidden folders, build*/ folders and the scored runs
+under results/) must name a file or folder that exists, and a #anchor on a Markdown file (or on
+the page itself) must name one of its headings, slugged as GitHub slugs them. Links in code
+blocks and inline code, and links with a scheme (https:, mailto:), are not checked.
 
 Before the project's pages, the check is shown to fail on a fixture tree with broken links.
 
     check_doc_links.py [project root]"""
-import glob
 import os
 import re
 import sys
@@ -19,8 +18,6 @@ import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-PAGES = ("README.md", "docs/*.md", "suites/README.md", "suites/*/README.md", "tasks/README.md",
-         "tasks/*/README.md", "agents/README.md", "results/README.md")
 
 FENCE = re.compile(r"^\s*(```|~~~)")
 INLINE_CODE = re.compile(r"(`+).*?\1")
@@ -30,6 +27,7 @@ HTML_LINK = re.compile(r"<(?:a|img)\b[^>]*?\b(?:href|src)=\"([^\"]+)\"", re.I)
 HTML_ANCHOR = re.compile(r"<a\b[^>]*?\b(?:id|name)=\"([^\"]+)\"", re.I)
 HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
+ANCHORS = {}  # Markdown file -> its anchors, read once
 
 
 def prose_lines(text):
@@ -56,10 +54,10 @@ def slug(heading):
     return text.replace(" ", "-")
 
 
-def anchors(path, cache={}):
+def anchors(path):
     """The anchors a Markdown file defines: its headings' slugs (repeats get -1, -2, ...) and
     explicit <a id=...> / <a name=...>."""
-    if path not in cache:
+    if path not in ANCHORS:
         seen, found = {}, set()
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -71,8 +69,8 @@ def anchors(path, cache={}):
                 seen[base] = n + 1
                 found.add(base if n == 0 else f"{base}-{n}")
             found.update(HTML_ANCHOR.findall(line))
-        cache[path] = found
-    return cache[path]
+        ANCHORS[path] = found
+    return ANCHORS[path]
 
 
 def link_targets(text):
@@ -115,11 +113,22 @@ def problems_in(page, root):
     return out
 
 
+def skipped(folder):
+    """Folders whose Markdown is not the project's: hidden ones, build trees, scored runs."""
+    parts = folder.split(os.sep)
+    return (any(p.startswith(".") for p in parts) or parts[0].startswith("build")
+            or (parts[0] == "results" and len(parts) > 1))
+
+
 def pages_of(root):
     found = []
-    for pattern in PAGES:
-        found += sorted(os.path.relpath(p, root) for p in glob.glob(os.path.join(root, pattern)))
-    return found
+    for folder, subfolders, files in os.walk(root):
+        rel = os.path.relpath(folder, root)
+        if rel != "." and skipped(rel):
+            subfolders[:] = []
+            continue
+        found += [os.path.normpath(os.path.join(rel, f)) for f in files if f.endswith(".md")]
+    return sorted(found)
 
 
 def check_tree(root):
@@ -156,6 +165,10 @@ Broken here: [self](#nowhere) and ![image](docs/missing.png).
 Back: [readme](../README.md#fixture), [broken](../READ_ME.md).
 """,
     "docs/shot.png": "",
+    "tests/deep/README.md": "[up](../../docs/design.md#process-model) [gone](../../docs/gone.md)\n",
+    "build/x/notes.md": "[not checked](nowhere.md)\n",
+    "results/run1/summary.md": "[not checked](nowhere.md)\n",
+    ".hidden/notes.md": "[not checked](nowhere.md)\n",
 }
 FIXTURE_EXPECTED = [
     "README.md:13: link 'docs/missing.md' points to docs/missing.md, which does not exist",
@@ -163,6 +176,7 @@ FIXTURE_EXPECTED = [
     "README.md:14: link '#nowhere': README.md has no heading with anchor #nowhere",
     "README.md:14: link 'docs/missing.png' points to docs/missing.png, which does not exist",
     "docs/design.md:7: link '../READ_ME.md' points to READ_ME.md, which does not exist",
+    "tests/deep/README.md:1: link '../../docs/gone.md' points to docs/gone.md, which does not exist",
 ]
 
 
@@ -177,7 +191,7 @@ def main():
                 f.write(text)
         got = check_tree(fixture)
     if got == FIXTURE_EXPECTED:
-        print("ok      the fixture's five broken links are found, and nothing else")
+        print("ok      the fixture's six broken links are found, and nothing else")
     else:
         failures += 1
         print("FAILED: on the fixture tree the check found:\n  " + "\n  ".join(got or ["nothing"]))
