@@ -158,6 +158,7 @@ bool PerfEngine::timed_round(ConfigRun& c, SideRun& s, std::vector<double>* samp
   // after it (kept_capture.h): from the set this round runs on.
   const DeviceTensors& set = *c.sets[c.set_for(s)][static_cast<size_t>(s.index)];
   auto keep = [&](int sample) {
+    Spent copying(spent_s_, "kept_copies_s");
     for (const auto& m : capture_kept_sample(kept_capture_plan(set.binding(), key, sample), set.args().tensors, *kept,
                                              *stream_))
       c.inputs_modified.push_back(side_name(s) + ": " + m + " on " + c.config.label);
