@@ -12,8 +12,9 @@ SampleReservoir::SampleReservoir(const TaskSpec& task, const Config& c, int slot
       const TensorSpec& ts = task.tensors[i];
       const int64_t n = task.numel(ts, c);
       const size_t bytes = static_cast<size_t>(n) * dtype_size(ts.dtype);
-      k->in.emplace_back(ts.reads() ? DeviceBuffer(std::max<size_t>(bytes, 1)) : DeviceBuffer());
-      k->out.emplace_back(ts.writes() ? DeviceBuffer(std::max<size_t>(bytes, 1)) : DeviceBuffer());
+      constexpr auto judge_only = DeviceBuffer::Sharing::JudgeOnly;
+      k->in.emplace_back(ts.reads() ? DeviceBuffer(std::max<size_t>(bytes, 1), judge_only) : DeviceBuffer());
+      k->out.emplace_back(ts.writes() ? DeviceBuffer(std::max<size_t>(bytes, 1), judge_only) : DeviceBuffer());
       k->numel.push_back(n);
     }
     slots_.push_back(std::move(k));
