@@ -59,7 +59,7 @@ BufferFreeHook g_free_hook = nullptr;
 
 void set_buffer_free_hook(BufferFreeHook hook) { g_free_hook = hook; }
 
-DeviceBuffer::DeviceBuffer(size_t bytes) : bytes_(bytes), id_(g_next_buffer_id++) {
+DeviceBuffer::DeviceBuffer(size_t bytes, Sharing sharing) : bytes_(bytes), id_(g_next_buffer_id++), sharing_(sharing) {
   p_ = arena_dev_malloc(bytes);
   if (!p_) throw DeviceError("allocating " + std::to_string(bytes) + " bytes: " + arena_dev_error());
 }
@@ -74,7 +74,10 @@ void DeviceBuffer::release() {
 DeviceBuffer::~DeviceBuffer() { release(); }
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& o) noexcept
-    : p_(std::exchange(o.p_, nullptr)), bytes_(std::exchange(o.bytes_, 0)), id_(std::exchange(o.id_, 0)) {}
+    : p_(std::exchange(o.p_, nullptr)),
+      bytes_(std::exchange(o.bytes_, 0)),
+      id_(std::exchange(o.id_, 0)),
+      sharing_(std::exchange(o.sharing_, Sharing::Lendable)) {}
 
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
   if (this != &o) {
@@ -82,11 +85,15 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
     p_ = std::exchange(o.p_, nullptr);
     bytes_ = std::exchange(o.bytes_, 0);
     id_ = std::exchange(o.id_, 0);
+    sharing_ = std::exchange(o.sharing_, Sharing::Lendable);
   }
   return *this;
 }
 
 std::vector<unsigned char> DeviceBuffer::ipc_handle() const {
+  if (sharing_ == Sharing::JudgeOnly)
+    throw DeviceError("buffer " + std::to_string(id_) +
+                      " holds what the judge checks against and is never lent to a worker process");
   std::vector<unsigned char> h(ARENA_IPC_HANDLE_BYTES);
   check(arena_dev_ipc_export(p_, h.data()), "sharing a buffer with a worker process");
   return h;

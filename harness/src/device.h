@@ -66,8 +66,12 @@ float elapsed_ms(const Event& start, const Event& stop);
 // (through its IPC handle) name it; they are told to let go before it is freed.
 class DeviceBuffer {
  public:
+  // JudgeOnly: what the judge checks against (kept samples, pristine inputs) is never lent to
+  // a worker, whose kernels could address it (docs/DESIGN.md, "Memory the candidate can
+  // address"); ipc_handle() refuses it.
+  enum class Sharing { Lendable, JudgeOnly };
   DeviceBuffer() = default;
-  explicit DeviceBuffer(size_t bytes);
+  explicit DeviceBuffer(size_t bytes, Sharing sharing = Sharing::Lendable);
   ~DeviceBuffer();
   DeviceBuffer(DeviceBuffer&& o) noexcept;
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept;
@@ -76,13 +80,14 @@ class DeviceBuffer {
   void* get() const { return p_; }
   size_t bytes() const { return bytes_; }
   uint64_t id() const { return id_; }
-  std::vector<unsigned char> ipc_handle() const;  // throws DeviceError
+  std::vector<unsigned char> ipc_handle() const;  // throws DeviceError (also for a JudgeOnly buffer)
 
  private:
   void release();
   void* p_ = nullptr;
   size_t bytes_ = 0;
   uint64_t id_ = 0;
+  Sharing sharing_ = Sharing::Lendable;
 };
 
 // Called with a buffer's id just before it is freed (workers that mapped it unmap it).

@@ -153,10 +153,19 @@ bool PerfEngine::timed_round(ConfigRun& c, SideRun& s, std::vector<double>* samp
   const int round = static_cast<int>(s.rounds.size());
   const uint64_t key = salt_ ^ hash_name(c.name + "/" + side_name(s)) ^ (static_cast<uint64_t>(round) << 32) ^
                        (samples_ms ? 0x5A5Aull : 0xA5A5ull);
-  SnapshotTarget* snap = samples_ms && s.kept ? s.kept->choose(round, opt_.samples_per_round) : nullptr;
+  KeptSample* kept = samples_ms && s.kept ? s.kept->choose(round, opt_.samples_per_round) : nullptr;
+  // The kept sample is copied here, in the judge's own memory, while the executor waits right
+  // after it (kept_capture.h): from the set this round runs on.
+  const DeviceTensors& set = *c.sets[c.set_for(s)][static_cast<size_t>(s.index)];
+  auto keep = [&](int sample) {
+    Spent copying(spent_s_, "kept_copies_s");
+    for (const auto& m : capture_kept_sample(kept_capture_plan(set.binding(), key, sample), set.args().tensors, *kept,
+                                             *stream_))
+      c.inputs_modified.push_back(side_name(s) + ": " + m + " on " + c.config.label);
+  };
   Spent spent(spent_s_, samples_ms ? "rounds_s" : "warm_up_rounds_s");
   RoundResult r = s.side->round(c.set_id(s), opt_.samples_per_round, key, *flush_buffer_, opt_.flush_mode,
-                                0xFEDCBA9876543210ull ^ key, snap, opt_.kernel_timeout_s + 5);
+                                0xFEDCBA9876543210ull ^ key, kept ? kept->sample : -1, keep, opt_.kernel_timeout_s + 5);
   if (!r.outcome.ok()) {
     fatal_ = r.outcome.message;
     return false;
@@ -184,8 +193,7 @@ bool PerfEngine::timed_round(ConfigRun& c, SideRun& s, std::vector<double>* samp
              std::to_string(r.wall_s * 1e6) + " us on the judge's clock: not credible";
     return false;
   }
-  for (const auto& m : r.inputs_modified) c.inputs_modified.push_back(side_name(s) + ": " + m + " on " + c.config.label);
-  if (snap) s.kept->filled();
+  if (kept) s.kept->filled();
   if (samples_ms) {
     samples_ms->clear();
     for (const auto& x : r.samples) {

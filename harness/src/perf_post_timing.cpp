@@ -84,7 +84,7 @@ void PerfEngine::finish_kept_checks(ConfigRun& c, json& checks) {
 }
 
 // Red zones of every buffer set after timing (their inputs are redrawn every sample, so
-// input integrity is checked by the workers on the kept samples).
+// input integrity is checked on the kept samples, when the judge copies them).
 void PerfEngine::check_buffers_after_timing(ConfigRun& c) {
   for (int set = 0; set < 2; ++set)
     for (const auto& view : c.sets[set])

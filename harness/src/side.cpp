@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "gate_report.h"
+#include "kept_capture.h"
 
 extern char** environ;
 
@@ -401,13 +402,12 @@ void Side::bind(int set, const Config& c, const DeviceTensors& t) {
 }
 
 RoundResult Side::round(int set, int samples, uint64_t key, const DeviceBuffer& flush, int flush_mode, uint64_t workspace_pattern,
-                        const SnapshotTarget* snapshot, double timeout_s) {
+                        int keep, const std::function<void(int sample)>& on_kept, double timeout_s) {
   RoundResult r;
   const auto t0 = std::chrono::steady_clock::now();
   const std::string where = "a timed round of " + bindings_.at(set).first;
   try {
     Worker& w = executor();
-    if (snapshot) lend(w, snapshot->allocations);
     lend(w, {&flush});
     const int audit = quiet_ ? kAuditSamples : 0;
     json req = {{"op", "round"},         {"set", set},
@@ -415,12 +415,21 @@ RoundResult Side::round(int set, int samples, uint64_t key, const DeviceBuffer& 
                 {"flush_bytes", flush.bytes()}, {"flush_mode", flush_mode}, {"workspace_pattern", workspace_pattern},
                 {"timeout_s", timeout_s}};
     if (quiet_) req["first_audit"] = samples;
-    if (snapshot)
-      req["snapshot"] = {{"sample", snapshot->sample},
-                         {"inputs", binding_to_json(snapshot->inputs)},
-                         {"outputs", binding_to_json(snapshot->outputs)}};
-    json a = w.process->call(req, timeout_s + 60).head;
+    if (keep >= 0) req["keep"] = keep;
+    KeptPause pause(keep);
+    json a = w.process
+                 ->call(WireMessage{req, {}}, timeout_s + 60,
+                        [&](const json& p) {
+                          on_kept(pause.accept(p));
+                          return KeptPause::resume();
+                        })
+                 .head;
     r.outcome = outcome_of(a, where);
+    try {
+      pause.finish(r.outcome.ok());
+    } catch (const std::runtime_error& e) {
+      throw WorkerError(WorkerError::Failed, role_ + ": " + e.what() + " (on " + where + ")");
+    }
     const json list = a.value("samples", json::array());
     if (r.outcome.ok() && quiet_) {
       if (a.value("quiet_samples", 0) != samples || static_cast<int>(list.size()) != samples + audit)
@@ -440,9 +449,6 @@ RoundResult Side::round(int set, int samples, uint64_t key, const DeviceBuffer& 
     } else {
       for (const auto& s : list) r.samples.push_back({s.value("gpu_us", -1.0), s.value("event_us", -1.0)});
     }
-    for (const auto& m : a.value("inputs_modified", json::array()))
-      r.inputs_modified.push_back("input tensor " + std::to_string(m.value("tensor", 0)) + " was modified by a timed launch (first changed element " +
-                                  std::to_string(m.value("element", 0)) + ")");
   } catch (const WorkerError& e) {
     r.outcome = outcome_of(e, where);
   }

@@ -7,6 +7,7 @@
 // break the protocol are replaced; what they did becomes the outcome of the launch.
 #pragma once
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -52,15 +53,7 @@ struct RoundSample {
 struct RoundResult {
   LaunchOutcome outcome;
   std::vector<RoundSample> samples;
-  std::vector<std::string> inputs_modified;  // on the snapshot sample
   double wall_s = 0;  // the judge's own clock around the round
-};
-
-// Where a round copies one sample's inputs (before) and outputs (after).
-struct SnapshotTarget {
-  int sample = 0;
-  BindingSpec inputs, outputs;
-  std::vector<const DeviceBuffer*> allocations;
 };
 
 class Side {
@@ -92,9 +85,12 @@ class Side {
   // Perf: binds `t` as buffer set `set` for rounds.
   void bind(int set, const Config& c, const DeviceTensors& t);
   // Perf: `samples` timed samples on set `set`, each after a sweep over `flush` (lent to the
-  // executor: every side sweeps the same buffer).
+  // executor: every side sweeps the same buffer). `keep` (0-based, or -1): the sample the judge
+  // keeps; the executor stops right after it, before it queues anything else, and
+  // `on_kept(keep)` copies it then, in this process (kept_capture.h). A completed round that
+  // did not stop there fails.
   RoundResult round(int set, int samples, uint64_t key, const DeviceBuffer& flush, int flush_mode, uint64_t workspace_pattern,
-                    const SnapshotTarget* snapshot, double timeout_s);
+                    int keep, const std::function<void(int sample)>& on_kept, double timeout_s);
   // Whether rounds can time by events with the tracer's kernel records off (event_clock.h): a
   // replaying executor with the activity tracer. set_quiet_timing(true) makes them do so, each
   // round then adding kAuditSamples traced samples that calibrate the events' overhead.

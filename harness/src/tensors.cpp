@@ -121,7 +121,9 @@ void DeviceTensors::allocate(const Stream& s) {
   for (size_t i = 0; i < task_.tensors.size(); ++i) {
     const size_t bytes = numel_[i] * dtype_size(task_.tensors[i].dtype);
     storage_->buffers.emplace_back(bytes, s);
-    storage_->pristine.emplace_back(task_.tensors[i].reads() ? DeviceBuffer(std::max<size_t>(bytes, 1)) : DeviceBuffer());
+    storage_->pristine.emplace_back(task_.tensors[i].reads()
+                                        ? DeviceBuffer(std::max<size_t>(bytes, 1), DeviceBuffer::Sharing::JudgeOnly)
+                                        : DeviceBuffer());
   }
 }
 

@@ -8,26 +8,20 @@ SampleReservoir::SampleReservoir(const TaskSpec& task, const Config& c, int slot
     : rng_(seed) {
   for (int s = 0; s < slots; ++s) {
     auto k = std::make_unique<KeptSample>();
-    k->in.reserve(task.tensors.size());  // target.allocations points into these
-    k->out.reserve(task.tensors.size());
     for (size_t i = 0; i < task.tensors.size(); ++i) {
       const TensorSpec& ts = task.tensors[i];
-      const size_t bytes = static_cast<size_t>(task.numel(ts, c)) * dtype_size(ts.dtype);
-      k->in.emplace_back(ts.reads() ? DeviceBuffer(std::max<size_t>(bytes, 1)) : DeviceBuffer());
-      k->out.emplace_back(ts.writes() ? DeviceBuffer(std::max<size_t>(bytes, 1)) : DeviceBuffer());
-      TensorRef in_ref, out_ref;
-      if (ts.reads()) in_ref = {k->in.back().id(), 0, bytes, task.numel(ts, c), ts.dtype, false, false, -1, 0, 0};
-      if (ts.writes()) out_ref = {k->out.back().id(), 0, bytes, task.numel(ts, c), ts.dtype, false, false, -1, 0, 0};
-      k->target.inputs.tensors.push_back(in_ref);
-      k->target.outputs.tensors.push_back(out_ref);
-      if (ts.reads()) k->target.allocations.push_back(&k->in.back());
-      if (ts.writes()) k->target.allocations.push_back(&k->out.back());
+      const int64_t n = task.numel(ts, c);
+      const size_t bytes = static_cast<size_t>(n) * dtype_size(ts.dtype);
+      constexpr auto judge_only = DeviceBuffer::Sharing::JudgeOnly;
+      k->in.emplace_back(ts.reads() ? DeviceBuffer(std::max<size_t>(bytes, 1), judge_only) : DeviceBuffer());
+      k->out.emplace_back(ts.writes() ? DeviceBuffer(std::max<size_t>(bytes, 1), judge_only) : DeviceBuffer());
+      k->numel.push_back(n);
     }
     slots_.push_back(std::move(k));
   }
 }
 
-SnapshotTarget* SampleReservoir::choose(int round, int samples) {
+KeptSample* SampleReservoir::choose(int round, int samples) {
   pending_ = nullptr;
   if (slots_.empty() || samples < 1) return nullptr;
   // Reservoir sampling over rounds, one sample of a chosen round: after n rounds every round
@@ -42,9 +36,8 @@ SnapshotTarget* SampleReservoir::choose(int round, int samples) {
   if (!slot) return nullptr;
   slot->round = round;
   slot->sample = std::uniform_int_distribution<int>(0, samples - 1)(rng_);
-  slot->target.sample = slot->sample;
   pending_ = slot;
-  return &slot->target;
+  return slot;
 }
 
 void SampleReservoir::filled() {
@@ -52,21 +45,50 @@ void SampleReservoir::filled() {
   pending_ = nullptr;
 }
 
+std::vector<std::string> capture_kept_sample(const std::vector<KeptCaptureStep>& plan, void* const* tensors,
+                                             KeptSample& k, const Stream& s) {
+  for (const KeptCaptureStep& step : plan) {
+    const TensorRef& x = step.ref;
+    if (step.tensor >= k.in.size() || static_cast<int64_t>(x.numel) != k.numel[step.tensor])
+      throw std::runtime_error("kept sample: tensor " + std::to_string(step.tensor) + " does not match its kept copy");
+    if (step.redraw)
+      check(arena_dev_generate(k.in[step.tensor].get(), static_cast<int>(x.dtype), static_cast<size_t>(x.numel),
+                               x.dist_kind, x.a, x.b, step.key, s.get()),
+            "redrawing a kept sample's inputs");
+    if (step.copy_output)
+      check(arena_dev_d2d(k.out[step.tensor].get(), tensors[step.tensor], x.bytes, s.get()),
+            "copying a kept sample's outputs");
+  }
+  // Inputs must come out of the launch as they went in (arena_dev_compare waits for the stream).
+  std::vector<std::string> modified;
+  for (const KeptCaptureStep& step : plan) {
+    if (!step.compare_input) continue;
+    size_t first = step.ref.bytes;
+    check(arena_dev_compare(tensors[step.tensor], k.in[step.tensor].get(), step.ref.bytes, s.get(), &first),
+          "checking a kept sample's inputs");
+    if (first < step.ref.bytes)
+      modified.push_back("input tensor " + std::to_string(step.tensor) +
+                         " was modified by a timed launch (first changed element " +
+                         std::to_string(first / dtype_size(step.ref.dtype)) + ")");
+  }
+  if (!s.wait(600)) throw DeviceError("keeping a sample did not finish within 600 s");
+  return modified;
+}
+
 HostData host_inputs_of(const TaskSpec& task, const KeptSample& k) {
   HostData h;
   for (size_t i = 0; i < task.tensors.size(); ++i) {
     const TensorSpec& ts = task.tensors[i];
-    const TensorRef& in = k.target.inputs.tensors[i];
-    h.numel.push_back(in.numel ? in.numel : k.target.outputs.tensors[i].numel);
+    h.numel.push_back(k.numel[i]);
     h.bytes.emplace_back();
-    h.values.push_back(ts.reads() ? download_values(ts.dtype, k.in[i].get(), in.numel) : std::vector<double>());
+    h.values.push_back(ts.reads() ? download_values(ts.dtype, k.in[i].get(), k.numel[i]) : std::vector<double>());
   }
   return h;
 }
 
 CompareResult compare_kept_output(const TaskSpec& task, const KeptSample& k, size_t i, const double* want) {
   const TensorSpec& ts = task.tensors[i];
-  return compare_device_values(ts.dtype, k.out[i].get(), want, k.target.outputs.tensors[i].numel, ts.tol);
+  return compare_device_values(ts.dtype, k.out[i].get(), want, k.numel[i], ts.tol);
 }
 
 }  // namespace arena

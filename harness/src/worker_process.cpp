@@ -163,7 +163,9 @@ void WorkerProcess::died(const std::string& while_doing) {
   throw WorkerError(WorkerError::Died, name_ + " " + how + " " + while_doing + output_tail(), exit_code_);
 }
 
-WireMessage WorkerProcess::call(const WireMessage& request, double timeout_s) {
+WireMessage WorkerProcess::call(const WireMessage& request, double timeout_s) { return call(request, timeout_s, nullptr); }
+
+WireMessage WorkerProcess::call(const WireMessage& request, double timeout_s, const PauseHandler& on_pause) {
   const std::string op = request.head.value("op", "?");
   if (pid_ <= 0 || sock_ < 0) throw WorkerError(WorkerError::Died, name_ + " is no longer running (asked to " + op + ")");
   try {
@@ -172,16 +174,32 @@ WireMessage WorkerProcess::call(const WireMessage& request, double timeout_s) {
     died("before it could be asked to " + op);
   }
   WireMessage answer;
-  try {
-    answer = read_message(sock_, timeout_s);
-  } catch (const WireTimeout&) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f", timeout_s);
-    const std::string how = kill_now();
-    throw WorkerError(WorkerError::TimedOut, name_ + " did not finish '" + op + "' within " + buf +
-                                                 " s and was stopped (it " + how + ")" + output_tail());
-  } catch (const WireError& e) {
-    died("while asked to " + op + " (" + e.what() + ")");
+  for (;;) {
+    try {
+      answer = read_message(sock_, timeout_s);
+    } catch (const WireTimeout&) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.0f", timeout_s);
+      const std::string how = kill_now();
+      throw WorkerError(WorkerError::TimedOut, name_ + " did not finish '" + op + "' within " + buf +
+                                                   " s and was stopped (it " + how + ")" + output_tail());
+    } catch (const WireError& e) {
+      died("while asked to " + op + " (" + e.what() + ")");
+    }
+    if (!answer.head.contains("pause")) break;
+    if (!on_pause) died("while asked to " + op + " (it paused, which '" + op + "' never does)");
+    nlohmann::json reply;
+    try {
+      reply = on_pause(answer.head);
+    } catch (const std::exception& e) {
+      kill_now();
+      throw WorkerError(WorkerError::Failed, name_ + " was stopped during '" + op + "': " + e.what());
+    }
+    try {
+      write_message(sock_, WireMessage{reply, {}});
+    } catch (const WireError&) {
+      died("while paused during " + op);
+    }
   }
   if (!answer.head.value("ok", false))
     throw WorkerError(WorkerError::Failed, answer.head.value("error", name_ + " refused '" + op + "' without saying why"));

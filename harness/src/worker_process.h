@@ -6,6 +6,7 @@
 #pragma once
 #include <sys/types.h>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -43,6 +44,13 @@ class WorkerProcess {
   // the protocol, WorkerError(TimedOut) when it did not answer within timeout_s (it is killed).
   WireMessage call(const WireMessage& request, double timeout_s);
   WireMessage call(const nlohmann::json& head, double timeout_s) { return call(WireMessage{head, {}}, timeout_s); }
+  // The same for a request the worker may stop part-way through, to let the judge act while
+  // it waits (a round's kept sample, kept_capture.h): each message with "pause" before the
+  // answer goes to `on_pause`, whose reply is sent back, and timeout_s starts again. A pause
+  // without a handler breaks the protocol (Died); a handler that throws kills the worker
+  // (it would wait for ever) and becomes WorkerError(Failed, its message).
+  using PauseHandler = std::function<nlohmann::json(const nlohmann::json& pause)>;
+  WireMessage call(const WireMessage& request, double timeout_s, const PauseHandler& on_pause);
 
   const nlohmann::json& hello() const { return hello_; }
   const std::string& name() const { return name_; }

@@ -10,8 +10,11 @@
 //   bind            {set, binding, recipe?}
 //   launch          {set, timeout_s}                         -> {outcome, message, gpu_us, kernels}
 //   round           {set, samples, key, flush_buffer, flush_bytes, flush_mode, workspace_pattern, timeout_s,
-//                    snapshot?, first_audit?}   (flush_buffer: a lent buffer's id, swept before each sample)
+//                    keep?, first_audit?}   (flush_buffer: a lent buffer's id, swept before each sample)
 //                                                            -> {outcome, samples: [{gpu_us?, event_us}], quiet_samples}
+//                   (keep: after that sample's launch has ended, the executor sends
+//                   {pause: "kept", sample} and waits for {op: "resume"}, while the judge copies
+//                   the sample in its own context: kept_capture.h)
 //                   (a replaying executor given first_audit times the samples before it by events
 //                   alone, the tracer's kernel records off: those have no gpu_us; quiet_samples
 //                   says how many there were)

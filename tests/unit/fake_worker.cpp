@@ -1,5 +1,7 @@
 // A stand-in worker for the tests of harness/src/worker_process.h: it behaves as argv[1] says
-// (good, crash, hang, no-hello, skip, markup, refuse, orphan) on the socket on fd 3.
+// (good, crash, hang, no-hello, skip, markup, refuse, orphan, pause, pause-twice) on the socket
+// on fd 3. "pause" stops once per request, as an executor does after a round's kept sample, and
+// echoes the judge's reply to the pause in its answer.
 #include <signal.h>
 #include <unistd.h>
 
@@ -45,6 +47,15 @@ int main(int argc, char** argv) {
     }
     if (how == "refuse") {
       write_message(3, WireMessage{{{"ok", false}, {"error", "nope"}}, {}});
+      continue;
+    }
+    if (how == "pause" || how == "pause-twice") {
+      nlohmann::json replies = nlohmann::json::array();
+      for (int i = 0; i < (how == "pause" ? 1 : 2); ++i) {
+        write_message(3, WireMessage{{{"pause", "kept"}, {"sample", 3}}, {}});
+        replies.push_back(read_message(3, -1).head);
+      }
+      write_message(3, WireMessage{{{"ok", true}, {"echo", op}, {"replies", replies}}, {}});
       continue;
     }
     write_message(3, WireMessage{{{"ok", true}, {"echo", op}}, m.blobs});

@@ -118,3 +118,42 @@ TEST(WorkerProcess, ChildrenDieWithTheirWorker) {
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   EXPECT_FALSE(running(child)) << "a child of the worker survived it";
 }
+
+// A round's kept sample (kept_capture.h): the executor stops part-way and the judge acts.
+TEST(WorkerProcess, APauseIsHandedToTheJudgeAndItsReplySentBack) {
+  WorkerProcess w(launch("pause"), "candidate executor", 10);
+  int pauses = 0;
+  WireMessage a = w.call(WireMessage{{{"op", "round"}}, {}}, 5, [&](const nlohmann::json& p) {
+    ++pauses;
+    EXPECT_EQ(p.value("sample", -1), 3);
+    return nlohmann::json{{"op", "resume"}, {"n", pauses}};
+  });
+  EXPECT_EQ(pauses, 1);
+  EXPECT_EQ(a.head["echo"], "round");
+  ASSERT_EQ(a.head["replies"].size(), 1u);
+  EXPECT_EQ(a.head["replies"][0]["op"], "resume");
+  EXPECT_TRUE(w.running());
+}
+
+TEST(WorkerProcess, APauseWithoutAHandlerBreaksTheProtocol) {
+  WorkerProcess w(launch("pause"), "candidate executor", 10);
+  WorkerError e = call_error(w);
+  EXPECT_EQ(e.kind, WorkerError::Died);
+  EXPECT_NE(std::string(e.what()).find("it paused, which 'launch' never does"), std::string::npos) << e.what();
+  EXPECT_FALSE(w.running());
+}
+
+TEST(WorkerProcess, AHandlerThatThrowsStopsTheWorker) {
+  WorkerProcess w(launch("pause"), "candidate executor", 10);
+  try {
+    w.call(WireMessage{{{"op", "round"}}, {}}, 5,
+           [](const nlohmann::json&) -> nlohmann::json { throw std::runtime_error("the copy failed"); });
+    ADD_FAILURE() << "no error";
+  } catch (const WorkerError& e) {
+    EXPECT_EQ(e.kind, WorkerError::Failed);
+    EXPECT_NE(std::string(e.what()).find("candidate executor was stopped during 'round': the copy failed"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(w.running());
+}
