@@ -161,21 +161,23 @@ def package_kernel_names(allowed):
 
 def kernel_names(tree, aliases, any_jit=False):
     """The module's @triton.jit functions: the only kernels its launches may run."""
-    names = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.FunctionDef):
+    return sorted({node.name for node in ast.walk(tree)
+                   if isinstance(node, ast.FunctionDef) and is_jit(node, aliases, any_jit)})
+
+
+def is_jit(node, aliases, any_jit=False):
+    """Whether a function definition is decorated with triton.jit (or, for a package, any *.jit)."""
+    for d in node.decorator_list:
+        target = d.func if isinstance(d, ast.Call) else d
+        name = dotted(target)
+        if not name:
             continue
-        for d in node.decorator_list:
-            target = d.func if isinstance(d, ast.Call) else d
-            name = dotted(target)
-            if not name:
-                continue
-            head, _, rest = name.partition(".")
-            full = aliases.get(head, head) + ("." + rest if rest else "")
-            if full in ("triton.jit", "triton.runtime.jit.jit", "triton.language.jit") or full.endswith(".jit") \
-                    or (any_jit and full.split(".")[-1] == "jit"):
-                names.append(node.name)
-    return sorted(set(names))
+        head, _, rest = name.partition(".")
+        full = aliases.get(head, head) + ("." + rest if rest else "")
+        if full in ("triton.jit", "triton.runtime.jit.jit", "triton.language.jit") or full.endswith(".jit") \
+                or (any_jit and full.split(".")[-1] == "jit"):
+            return True
+    return False
 
 
 def parse(path):
@@ -217,6 +219,11 @@ def problems_of(path, allowed=()):
             out.append(f"{path}:{node.lineno}: assigns module state from a function (no state between calls)")
     out += _library_rules(tree, path, aliases, allowed)
     out += _escape_rules(tree, path)
+    top = {id(n) for n in tree.body}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and id(node) not in top and is_jit(node, aliases):
+            out.append(f"{path}:{node.lineno}: defines the @triton.jit function {node.name} inside another statement "
+                       f"(kernels must be defined at the module's top level, where the judge compiles them from)")
     if not any(isinstance(n, ast.FunctionDef) and n.name == "launch" for n in tree.body):
         out.append(f"{path}: defines no top-level launch()")
     return sorted(set(out))

@@ -66,6 +66,7 @@ def describe(compiled):
     return {
         "kernel": fn.__name__, "qualname": fn.__qualname__, "module": fn.__module__,
         "file": os.path.realpath(fn.fn.__code__.co_filename),
+        "path": fn.fn.__code__.co_filename,  # as the module was loaded: Triton's line info names it
         "signature": dict(src.signature),
         "constexprs": [[list(k), _encode(v)] for k, v in sorted(src.constants.items())],
         "attrs": [[list(k), [list(a) for a in v]] for k, v in sorted(src.attrs.items())],
@@ -240,9 +241,15 @@ class Builder:
         if build["file"] != self.source:
             return _package_kernel(build, self.allowed)
         name = build["module"]
-        if name not in self.modules:
-            self.modules[name] = trusted_module(self.source, name, self.allowed)
-        fn = self.modules[name].__dict__.get(build["qualname"])
+        path = build.get("path", self.source)
+        if os.path.realpath(path) != self.source:
+            raise BuildError(f"kernel {build['kernel']}: {path} is not {self.source}")
+        if not name.startswith("arena_triton_"):  # the recorder's name for the checked module
+            raise BuildError(f"kernel {build['kernel']}: module name {name} is not the recorder's name for "
+                             f"{self.source}")
+        if (name, path) not in self.modules:
+            self.modules[(name, path)] = trusted_module(path, name, self.allowed)
+        fn = self.modules[(name, path)].__dict__.get(build["qualname"])
         if not isinstance(fn, JITFunction):
             raise BuildError(f"kernel {build['kernel']} is not a top-level @triton.jit function of {self.source} "
                              f"(only those are compiled from the checked source)")
