@@ -59,6 +59,9 @@ BAD = {
                     "reaches the module os as an attribute of torch"),
     "module_attr_deep": ("import triton.runtime.build as b\nsp = b.subprocess\ndef launch(x, y, N):\n    pass\n",
                          "reaches the module subprocess as an attribute of b"),
+    "nested_kernel": ("import triton\ndef make():\n    @triton.jit\n    def k(x):\n        pass\n    return k\n"
+                      "def launch(x, y, N):\n    pass\n",
+                      "defines the @triton.jit function k inside another statement"),
     "no_launch": ("def run(x, y, N):\n    pass\n", "defines no top-level launch()"),
     "syntax": ("def launch(x, y, N)\n    pass\n", "does not parse"),
 }
