@@ -166,10 +166,17 @@ def trusted_module(path, module_name, allowed=()):
     sys.modules[module_name] = module  # Triton's JIT looks kernels' modules up by name
     evaluator = _Constant(ns, (tl.constexpr, triton.language.core.constexpr, int, float, bool))
     ns["__arena_trusted_jit"] = triton.jit
+    # Names the kernels and the constants use: an import that binds none of them is left out
+    # (most modules import torch for launch() alone, and importing it is most of this process's time).
+    used = {n.id for node in tree.body
+            if (isinstance(node, ast.FunctionDef) and _jit_decorator(node, aliases) is not None)
+            or isinstance(node, (ast.Assign, ast.AnnAssign))
+            for n in ast.walk(node) if isinstance(n, ast.Name)}
     for node in tree.body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
-            if node.level == 0 if isinstance(node, ast.ImportFrom) else True:
+            bound = {a.asname or a.name.split(".")[0] for a in node.names}
+            if bound & used and (node.level == 0 if isinstance(node, ast.ImportFrom) else True):
                 if all(n.split(".")[0] in arena_check_triton.ALLOWED_IMPORTS
                        or arena_check_triton._allowed_module(n, allowed) for n in names):
                     exec(compile(ast.Module([node], []), path, "exec"), ns)
