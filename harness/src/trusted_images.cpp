@@ -52,7 +52,7 @@ int run_program(const std::vector<std::string>& argv, const std::vector<std::str
   posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, a[0], &actions, nullptr, a.data(), e.data());
+  const int rc = posix_spawnp(&pid, a[0], &actions, nullptr, a.data(), e.data());
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(rc));
   const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
