@@ -166,6 +166,7 @@ def trusted_module(path, module_name, allowed=()):
     sys.modules[module_name] = module  # Triton's JIT looks kernels' modules up by name
     evaluator = _Constant(ns, (tl.constexpr, triton.language.core.constexpr, int, float, bool))
     ns["__arena_trusted_jit"] = triton.jit
+    errors = module.arena_build_errors = {}
     # Names the kernels and the constants use: an import that binds none of them is left out
     # (most modules import torch for launch() alone, and importing it is most of this process's time).
     used = {n.id for node in tree.body
@@ -193,28 +194,55 @@ def trusted_module(path, module_name, allowed=()):
             jit = _jit_decorator(node, aliases)
             if jit is None:
                 continue
-            # triton.jit with the source's own literal arguments (noinline, do_not_specialize),
-            # placed on the first decorator's line so that the function starts where it did.
-            first = node.decorator_list[0]
-            decorator = ast.Name("__arena_trusted_jit", ast.Load())
-            if isinstance(jit, ast.Call):
-                keywords = []
-                for k in jit.keywords:
-                    try:
-                        ast.literal_eval(k.value)
-                        keywords.append(ast.keyword(k.arg, k.value))
-                    except ValueError:
-                        raise BuildError(f"{path}:{jit.lineno}: @jit argument {k.arg} is not a literal")
-                decorator = ast.Call(decorator, [], keywords)
-            ast.copy_location(decorator, first)
-            ast.fix_missing_locations(decorator)
-            definition = ast.FunctionDef(node.name, node.args, node.body, [decorator], node.returns,
-                                         getattr(node, "type_comment", None), **({"type_params": []}
-                                                                                if sys.version_info >= (3, 12) else {}))
-            ast.copy_location(definition, node)
-            definition.end_lineno, definition.end_col_offset = node.end_lineno, node.end_col_offset
-            exec(compile(ast.Module([definition], []), path, "exec"), ns)
+            try:
+                _define(node, jit, path, ns, evaluator)
+            except BuildError as e:  # that kernel's failure (and its callers'), named when asked for
+                errors[node.name] = str(e)
+                ns.pop(node.name, None)
     return module
+
+
+def _define(node, jit, path, ns, evaluator):
+    """Defines one @triton.jit function in `ns` from its definition in the source."""
+    # triton.jit with the source's own literal arguments (noinline, do_not_specialize),
+    # placed on the first decorator's line so that the function starts where it did.
+    first = node.decorator_list[0]
+    decorator = ast.Name("__arena_trusted_jit", ast.Load())
+    if isinstance(jit, ast.Call):
+        keywords = []
+        for k in jit.keywords:
+            try:
+                ast.literal_eval(k.value)
+                keywords.append(ast.keyword(k.arg, k.value))
+            except ValueError:
+                raise BuildError(f"{path}:{jit.lineno}: @jit argument {k.arg} is not a literal")
+        decorator = ast.Call(decorator, [], keywords)
+    ast.copy_location(decorator, first)
+    ast.fix_missing_locations(decorator)
+    # Defaults and annotations are evaluated when a def runs: only constants, evaluated
+    # here (Triton reads the body from the file; the function object gives the signature).
+    def constant(expr, what):
+        if expr is None:
+            return None
+        try:
+            value = evaluator.value(expr)
+        except Exception:
+            raise BuildError(f"{path}:{expr.lineno}: the {what} in {node.name}'s signature is not a "
+                             f"constant the trusted compile can evaluate")
+        name = f"__arena_value_{len(ns)}"
+        ns[name] = value
+        return ast.copy_location(ast.Name(name, ast.Load()), expr)
+    a = node.args
+    for arg in a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]:
+        arg.annotation = constant(arg.annotation, f"annotation of {arg.arg}")
+    a.defaults = [constant(d, "default value") for d in a.defaults]
+    a.kw_defaults = [constant(d, "default value") for d in a.kw_defaults]
+    definition = ast.FunctionDef(node.name, a, node.body, [decorator], constant(node.returns, "return annotation"),
+                                 getattr(node, "type_comment", None), **({"type_params": []}
+                                                                        if sys.version_info >= (3, 12) else {}))
+    ast.copy_location(definition, node)
+    definition.end_lineno, definition.end_col_offset = node.end_lineno, node.end_col_offset
+    exec(compile(ast.Module([definition], []), path, "exec"), ns)
 
 
 def _package_kernel(build, allowed):
@@ -256,7 +284,10 @@ class Builder:
                              f"{self.source}")
         if (name, path) not in self.modules:
             self.modules[(name, path)] = trusted_module(path, name, self.allowed)
-        fn = self.modules[(name, path)].__dict__.get(build["qualname"])
+        module = self.modules[(name, path)]
+        if build["qualname"] in module.arena_build_errors:
+            raise BuildError(module.arena_build_errors[build["qualname"]])
+        fn = module.__dict__.get(build["qualname"])
         if not isinstance(fn, JITFunction):
             raise BuildError(f"kernel {build['kernel']} is not a top-level @triton.jit function of {self.source} "
                              f"(only those are compiled from the checked source)")

@@ -101,7 +101,8 @@ def launch(x, y, N, alpha):
     _copy[(triton.cdiv(N, 128),)](x, y, N, BLOCK=128)
 '''
 
-# A decorator that runs the module's code when the kernel is defined: the builder must not.
+# A decorator and a default value that run the module's code when a kernel is defined: the
+# builder must not run either.
 DECORATED = '''import triton
 import triton.language as tl
 
@@ -112,6 +113,17 @@ def _mark(fn):
     with open(MARKER, "w") as f:
         f.write("module code ran")
     return fn
+
+
+def _default():
+    with open(MARKER, "w") as f:
+        f.write("module code ran")
+    return 0
+
+
+@triton.jit
+def _unused(x_ptr, n=_default()):  # a default value is evaluated when the def runs
+    pass
 
 
 @_mark
