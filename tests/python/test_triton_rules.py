@@ -55,6 +55,11 @@ BAD = {
                       "uses getattr as a value"),
     "getattr_map": ("import torch\ndef launch(x, y, N):\n    ops = list(map(getattr, [torch], ['sum']))\n",
                     "uses getattr as a value"),
+    "attrgetter": ("import operator\nimport torch\ndef launch(x, y, N):\n"
+                   "    op = operator.attrgetter('nn.functional.gelu')(torch)\n", "imports operator"),
+    "attrgetter_through_torch": ("import torch\ndef launch(x, y, N):\n"
+                                 "    op = torch.functional.operator.attrgetter('sum')(torch)\n",
+                                 "reaches the module operator as an attribute of torch.functional"),
     "module_attr": ("import torch\ndef launch(x, y, N):\n    torch.os.system('true')\n",
                     "reaches the module os as an attribute of torch"),
     "module_attr_deep": ("import triton.runtime.build as b\nsp = b.subprocess\ndef launch(x, y, N):\n    pass\n",
