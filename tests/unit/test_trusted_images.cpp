@@ -4,9 +4,12 @@
 // different one is refused naming the kernel, images without builds are refused, and each
 // build is compiled once per gate.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "trusted_images.h"
 
@@ -142,3 +145,47 @@ TEST(FirstDifference, FindsTheFirstDifferingByte) {
 }
 
 }  // namespace
+
+// The real builder (harness/python/arena_triton_build.py) behind TrustedImages, on a launch
+// recorded without a GPU by tests/python/triton_cpu_recorder.py: the recorder's image passes
+// and is replaced by the trusted one; one changed byte is refused naming the kernel. Needs the
+// gates' Python with Triton and PyTorch (skipped without).
+TEST(TrustedImagesEndToEnd, RealBuilderAcceptsTritonsImageAndRefusesAChangedOne) {
+  const std::string python = ARENA_PYTHON;
+  if (python.empty() || std::system((python + " -c 'import triton, torch' 2>/dev/null").c_str()) != 0)
+    GTEST_SKIP() << "the gates' Python (" << python << ") cannot import Triton and PyTorch";
+  const fs::path src = ARENA_SOURCE_DIR;
+  const fs::path dir = fs::temp_directory_path() / ("arena-trusted-e2e-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path task = src / "tasks/triton2triton/gelu_f16/task.json";
+  const fs::path module = src / "tasks/triton2triton/gelu_f16/solution.py";
+  const std::string record = "TRITON_CACHE_DIR=" + (dir / "recorder-cache").string() + " " + python + " " +
+                             (src / "tests/python/triton_cpu_recorder.py").string() + " --task " + task.string() +
+                             " --module " + module.string() + " --out " + (dir / "rec").string() + " > " +
+                             (dir / "rec.log").string() + " 2>&1";
+  ASSERT_EQ(std::system(record.c_str()), 0) << "recording failed: see " << (dir / "rec.log");
+  const json builds = json::parse(std::ifstream(dir / "rec" / "builds.json"));
+  ASSERT_FALSE(builds.empty());
+  json recipe = {{"steps", json::array()}, {"images", builds.size()}, {"builds", json::array()}};
+  std::vector<std::vector<uint8_t>> images;
+  for (size_t i = 0; i < builds.size(); ++i) {
+    recipe["steps"].push_back({{"kind", "kernel"}, {"name", builds[i]["build"]["kernel"]}, {"image", i}});
+    recipe["builds"].push_back(builds[i]["build"].dump());
+    std::ifstream f(builds[i]["sent"].get<std::string>(), std::ios::binary);
+    images.emplace_back(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  }
+  TrustedImages t({python, (src / "harness/python/arena_triton_build.py").string(), module.string(), task.string(),
+                   (dir / "judge").string(), 600});
+  std::vector<std::vector<uint8_t>> checked = images;
+  EXPECT_EQ(t.check(recipe, checked), "");
+  EXPECT_EQ(checked, images);
+  std::vector<std::vector<uint8_t>> changed = images;
+  changed[0][changed[0].size() / 2] ^= 1;
+  const std::string why = t.check(recipe, changed);
+  const std::string kernel = builds[0]["build"]["kernel"];
+  EXPECT_NE(why.find("kernel " + kernel + ": the device code the recorder sent"), std::string::npos) << why;
+  EXPECT_NE(why.find("first difference at byte " + std::to_string(images[0].size() / 2)), std::string::npos) << why;
+  EXPECT_EQ(t.runs(), 1);  // the second check compiled nothing again
+  fs::remove_all(dir);
+}
