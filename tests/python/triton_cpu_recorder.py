@@ -5,8 +5,8 @@ sm_90 through a stand-in driver whose loads and launches do nothing, and arena_t
 keeps each loaded kernel's image and build. Writes DIR/builds.json in the trusted builder's
 input format (harness/python/arena_triton_build.py), each image beside it.
 
-    triton_cpu_recorder.py --task task.json --module module.py --out DIR [--config N]
-                           [--arch 90]
+    triton_cpu_recorder.py --task task.json --module module.py --out DIR
+                           [--config K | --unseen K] [--arch 90]
 
 Needs PyTorch and Triton (CPU builds are enough); the driver stand-in is test code only."""
 import argparse
@@ -85,7 +85,7 @@ class CpuDriver(DriverBase):
         cache.zero_()
 
 
-def record(task_file, module_file, out, config=0, arch=90):
+def record(task_file, module_file, out, config=0, arch=90, kind="seen"):
     import arena_abi
     import arena_task
     import arena_triton
@@ -93,7 +93,7 @@ def record(task_file, module_file, out, config=0, arch=90):
     arena_triton._keep_images()
     task = arena_task.TaskInfo(task_file)
     values = {p["name"]: p["default"] for p in task.spec["params"] if "default" in p}
-    values.update(task.spec["configs"]["seen"][config])
+    values.update(task.spec["configs"][kind][config])
     module = arena_triton._load_module(os.path.abspath(module_file), "candidate")
     kwargs = {}
     for t in task.tensors:
@@ -123,10 +123,14 @@ def main():
     p.add_argument("--task", required=True)
     p.add_argument("--module", required=True)
     p.add_argument("--out", required=True)
-    p.add_argument("--config", type=int, default=0)
+    p.add_argument("--config", type=int, default=0, help="the K-th seen configuration")
+    p.add_argument("--unseen", type=int, default=None, help="the K-th unseen configuration instead")
     p.add_argument("--arch", type=int, default=90)
     a = p.parse_args()
-    builds = record(a.task, a.module, a.out, a.config, a.arch)
+    if a.unseen is not None:
+        builds = record(a.task, a.module, a.out, a.unseen, a.arch, "unseen")
+    else:
+        builds = record(a.task, a.module, a.out, a.config, a.arch)
     print(f"{a.module}: {len(builds)} kernel image(s): " + ", ".join(b["build"]["kernel"] for b in builds))
     return 0
 
