@@ -40,7 +40,8 @@ IMAGE_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes
 
 class PythonObject(ctypes.Structure):
     _fields_ = [("launch", ctypes.c_void_p), ("workspace_size", ctypes.c_void_p),
-                ("reference", ctypes.c_void_p), ("writes_outputs", ctypes.c_int), ("image", ctypes.c_void_p)]
+                ("reference", ctypes.c_void_p), ("writes_outputs", ctypes.c_int), ("image", ctypes.c_void_p),
+                ("build", ctypes.c_void_p)]
 
 
 LOADER_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,

@@ -16,6 +16,7 @@ import argparse
 import ast
 import json
 import os
+import re
 import shutil
 import sys
 import time
@@ -59,6 +60,41 @@ def _root(node):
     while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
         node = node.value if not isinstance(node, ast.Call) else node.func
     return node.id if isinstance(node, ast.Name) else None
+
+
+# Modules a library exposes as attributes (torch.os, torch.serialization.os, triton.runtime.build
+# .subprocess, ...): reaching one that way is importing it.
+HIDDEN_MODULES = {"os", "sys", "subprocess", "ctypes", "builtins", "importlib", "shutil", "socket", "io", "pathlib",
+                  "runpy", "pickle", "marshal", "types", "inspect", "gc", "threading", "multiprocessing", "signal",
+                  "mmap", "tempfile", "platform", "sysconfig", "site", "posix", "fcntl", "resource", "pty", "atexit",
+                  "weakref", "operator", "linecache", "code", "codeop", "dis"}
+# A replacement field of a format string that reads an attribute or an item ("{0.__class__}",
+# "{0[key]}"): str.format and format_map read attributes out of sight of the name checks.
+_FORMAT_READ = re.compile(r"\{[^{}:!]*[.\[][^{}]*\}")
+
+
+def _escape_rules(tree, path):
+    """Attribute access the name checks cannot see: format strings that read attributes,
+    getattr handed on as a value (to functools.reduce, map, ...), and modules reached as
+    attributes of an allowed library."""
+    out = []
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                  if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and n.body
+                  and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            text = node.value.replace("{{", "").replace("}}", "")
+            m = _FORMAT_READ.search(text)
+            if m:
+                out.append(f"{path}:{node.lineno}: a format string reads an attribute or item ({m.group(0)}): "
+                           f"attribute access through str.format is not allowed")
+        elif isinstance(node, ast.Name) and node.id == "getattr" and id(node) not in called:
+            out.append(f"{path}:{node.lineno}: uses getattr as a value (dynamic attribute access is not allowed)")
+        elif isinstance(node, ast.Attribute) and node.attr in HIDDEN_MODULES:
+            out.append(f"{path}:{node.lineno}: reaches the module {node.attr} as an attribute of "
+                       f"{dotted(node.value) or 'an object'} (only the allowed modules may be used)")
+    return out
 
 
 def _allowed_module(name, allowed):
@@ -125,21 +161,23 @@ def package_kernel_names(allowed):
 
 def kernel_names(tree, aliases, any_jit=False):
     """The module's @triton.jit functions: the only kernels its launches may run."""
-    names = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.FunctionDef):
+    return sorted({node.name for node in ast.walk(tree)
+                   if isinstance(node, ast.FunctionDef) and is_jit(node, aliases, any_jit)})
+
+
+def is_jit(node, aliases, any_jit=False):
+    """Whether a function definition is decorated with triton.jit (or, for a package, any *.jit)."""
+    for d in node.decorator_list:
+        target = d.func if isinstance(d, ast.Call) else d
+        name = dotted(target)
+        if not name:
             continue
-        for d in node.decorator_list:
-            target = d.func if isinstance(d, ast.Call) else d
-            name = dotted(target)
-            if not name:
-                continue
-            head, _, rest = name.partition(".")
-            full = aliases.get(head, head) + ("." + rest if rest else "")
-            if full in ("triton.jit", "triton.runtime.jit.jit", "triton.language.jit") or full.endswith(".jit") \
-                    or (any_jit and full.split(".")[-1] == "jit"):
-                names.append(node.name)
-    return sorted(set(names))
+        head, _, rest = name.partition(".")
+        full = aliases.get(head, head) + ("." + rest if rest else "")
+        if full in ("triton.jit", "triton.runtime.jit.jit", "triton.language.jit") or full.endswith(".jit") \
+                or (any_jit and full.split(".")[-1] == "jit"):
+            return True
+    return False
 
 
 def parse(path):
@@ -180,6 +218,12 @@ def problems_of(path, allowed=()):
         elif isinstance(node, ast.Global):
             out.append(f"{path}:{node.lineno}: assigns module state from a function (no state between calls)")
     out += _library_rules(tree, path, aliases, allowed)
+    out += _escape_rules(tree, path)
+    top = {id(n) for n in tree.body}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and id(node) not in top and is_jit(node, aliases):
+            out.append(f"{path}:{node.lineno}: defines the @triton.jit function {node.name} inside another statement "
+                       f"(kernels must be defined at the module's top level, where the judge compiles them from)")
     if not any(isinstance(n, ast.FunctionDef) and n.name == "launch" for n in tree.body):
         out.append(f"{path}: defines no top-level launch()")
     return sorted(set(out))

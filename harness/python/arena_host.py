@@ -40,6 +40,7 @@ _CALLBACKS = (
     ("workspace_size", arena_abi.WORKSPACE_FN, "workspace_size"),
     ("reference", arena_abi.REFERENCE_FN, "reference"),
     ("image_of", arena_abi.IMAGE_FN, "image"),
+    ("build_of", arena_abi.IMAGE_FN, "build"),
 )
 
 

@@ -9,6 +9,7 @@ is the exception: its autotuner allocates, clears the cache and copies arguments
 benchmarks configurations (during the runners' warm-up launches)."""
 import ctypes
 import importlib.util
+import json
 import os
 import re
 import sys
@@ -21,6 +22,7 @@ import arena_abi
 import arena_device_tensors
 import arena_package
 import arena_task
+import arena_triton_build
 
 # Operators that only make views or read metadata: no kernel, no allocation.
 VIEW_OPS = {
@@ -133,12 +135,20 @@ class TritonKernel:
 
     def image_of(self, function, data_p, size_p):
         """The device code of a kernel function Triton loaded (0), or 1 when it is not Triton's."""
-        image = _images.get(int(function or 0))
-        if image is None:
+        return self._hand_over(_images.get(int(function or 0)), data_p, size_p)
+
+    def build_of(self, function, data_p, size_p):
+        """How Triton compiled that kernel (arena_triton_build.describe, as JSON), or 1: the
+        judge compiles it again from the checked source and replays only that image."""
+        build = _builds.get(int(function or 0))
+        return self._hand_over(None if build is None else build.encode(), data_p, size_p)
+
+    def _hand_over(self, data, data_p, size_p):
+        if data is None:
             return 1
-        self._last_image = ctypes.create_string_buffer(image, len(image))
+        self._last_image = ctypes.create_string_buffer(data, len(data))
         data_p[0] = ctypes.cast(self._last_image, ctypes.c_void_p).value
-        size_p[0] = len(image)
+        size_p[0] = len(data)
         return 0
 
     def launch(self, args_p):
@@ -158,26 +168,34 @@ class TritonKernel:
             return 1
 
 
-# Device code of every kernel Triton loads in this process, by function handle: a recorder sends
-# the images of the kernels a launch ran, so that a process without this module can replay them.
+# Device code of every kernel Triton loads in this process, and how Triton built it, by function
+# handle: a recorder sends both for the kernels a launch ran; the judge builds each again from
+# the checked source (arena_triton_build.py) and replays only that build's image.
 _images = {}
+_builds = {}
 
 
 def _keep_images():
-    """Wraps Triton's binary loader (once) so the image behind each function handle is known."""
-    from triton.runtime import driver
-    utils = driver.active.utils
-    if getattr(utils, "_arena_keeps_images", False):
+    """Wraps Triton's loading of a compiled kernel (once) so the image behind each function
+    handle, and its build, are known."""
+    from triton.compiler.compiler import CompiledKernel
+    if getattr(CompiledKernel, "_arena_keeps_images", False):
         return
-    load = utils.load_binary
+    init_handles = CompiledKernel._init_handles
 
-    def load_binary(name, kernel, *args, **kwargs):
-        out = load(name, kernel, *args, **kwargs)
-        _images[int(out[1])] = bytes(kernel)
-        return out
+    def _init_handles(self):
+        known = self.module is not None
+        init_handles(self)
+        if known or self.function is None:
+            return
+        _images[int(self.function)] = bytes(self.kernel)
+        try:
+            _builds[int(self.function)] = json.dumps(arena_triton_build.describe(self))
+        except Exception as e:  # the judge then refuses the kernel, saying why
+            _builds[int(self.function)] = json.dumps({"kernel": self.name, "error": f"{type(e).__name__}: {e}"})
 
-    utils.load_binary = load_binary
-    utils._arena_keeps_images = True
+    CompiledKernel._init_handles = _init_handles
+    CompiledKernel._arena_keeps_images = True
 
 
 def make(mode, module_file, role, task_file=""):

@@ -61,6 +61,7 @@ KernelLibrary KernelLibrary::load(const std::string& path, const std::string& ro
     k.workspace_size = o.workspace_size;
     k.writes_outputs = o.writes_outputs != 0;
     k.image = o.image;
+    k.build = o.build;
     return k;
   }
   k.lib = SharedLibrary(path);

@@ -45,6 +45,7 @@ struct PythonObject {
   arena_reference_fn reference = nullptr;
   int writes_outputs = 1;  // 0: a timing-only reference that returns its own outputs
   arena_image_fn image = nullptr;
+  arena_image_fn build = nullptr;  // how it compiled that function (JSON): the judge builds it again
 };
 // Returns 0 and fills `out`, or non-zero with a message in err[0..err_len). `task_file` is
 // the task.json the runner judges against ("" where unknown).
@@ -62,6 +63,7 @@ struct KernelLibrary {
   // alone, so post-timing output checks do not apply to it.
   bool writes_outputs = true;
   arena_image_fn image = nullptr;  // Python kernels compiled at run time: their device code
+  arena_image_fn build = nullptr;  // and how each was compiled (JSON)
   static KernelLibrary load(const std::string& path, const std::string& role, const std::string& task_file = "");
 };
 

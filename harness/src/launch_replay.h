@@ -26,8 +26,9 @@ struct LentRange {
 };
 
 // Device code for a function the library's own device code may not hold (Triton's JIT
-// compiles its kernels at run time): fills `image` and returns true when known.
-using ImageLookup = std::function<bool(void* function, std::vector<uint8_t>* image)>;
+// compiles its kernels at run time): fills `image`, and `build` with how it was compiled
+// (JSON, checked by the judge's trusted compile), and returns true when known.
+using ImageLookup = std::function<bool(void* function, std::vector<uint8_t>* image, std::string* build)>;
 
 struct CaptureResult {
   Recipe recipe;

@@ -117,7 +117,9 @@ json recipe_to_json(const Recipe& r) {
                        {"dst_buffer", c.dst_buffer}, {"dst_delta", c.dst_delta}, {"bytes", c.bytes}});
     }
   }
-  return {{"steps", steps}, {"images", r.images.size()}};
+  json out = {{"steps", steps}, {"images", r.images.size()}};
+  if (!r.builds.empty()) out["builds"] = r.builds;
+  return out;
 }
 
 Recipe recipe_from_json(const json& j, std::vector<std::vector<uint8_t>> images, int num_buffers) {

@@ -58,10 +58,15 @@ struct RecipeStep {
 struct Recipe {
   std::vector<RecipeStep> steps;
   std::vector<std::vector<uint8_t>> images;  // device code images (cubins) the recorder supplied
+  // For each image, how the recorder says Triton built it (JSON text, "" when it did not say):
+  // the judge compiles each again from the checked source and replaces the image with its own
+  // (trusted_images.h); the executor never sees these.
+  std::vector<std::string> builds;
   std::vector<std::string> kernel_names() const;
 };
 
-// JSON without the images (they travel as binary blobs beside it). Parameter bytes are hex.
+// JSON without the images (they travel as binary blobs beside it), with the builds as
+// "builds" (strings) when there are any. Parameter bytes are hex.
 nlohmann::json recipe_to_json(const Recipe& r);
 // Throws std::invalid_argument naming the field when the JSON is not a well-formed recipe
 // (a step with relocations outside its parameter buffer, an image index out of range, ...).

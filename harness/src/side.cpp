@@ -358,8 +358,23 @@ LaunchOutcome Side::prepare(const Config& c, const DeviceTensors& scratch, doubl
       return {LaunchOutcome::ReturnedError, why};
     }
     json recipe = a.head.at("recipe");
+    std::vector<std::vector<uint8_t>> images = a.blobs;
+    // A Triton module's images: the executor gets only those the trusted compile built.
+    if (python_ && !images.empty()) {
+      if (!trusted_images_)
+        trusted_images_ = std::make_unique<TrustedImages>(
+            TrustedBuilder{setup_.python, (fs::path(setup_.py_host).parent_path() / "arena_triton_build.py").string(),
+                           fs::absolute(kernel_file_of(spec_)).string(), setup_.task_file,
+                           setup_.scratch + "/trusted-build-" + role_});
+      const std::string why = trusted_images_->check(recipe, images);
+      if (!why.empty()) {
+        refused_[c.label] = role_ + " cannot be judged on " + where + ": " + why;
+        return {LaunchOutcome::ReturnedError, refused_[c.label]};
+      }
+    }
+    recipe.erase("builds");
     recipe["buffers"] = scratch.binding().tensors.size() + (scratch.workspace_bytes() ? 1 : 0);
-    recipes_[c.label] = {recipe, a.blobs};
+    recipes_[c.label] = {recipe, images};
     install(executor(), c.label);
     return {};
   } catch (const WorkerError& e) {

@@ -22,6 +22,7 @@
 #include "recipe.h"
 #include "task_spec.h"
 #include "tensors.h"
+#include "trusted_images.h"
 #include "worker_process.h"
 
 namespace arena {
@@ -125,6 +126,7 @@ class Side {
   bool trusted_ = false, replay_ = false, python_ = false, writes_outputs_ = true, quiet_ = false;
   std::map<int, EventOverhead> overhead_;  // by perf set, from the audit samples
   std::vector<std::string> image_kernels_;
+  std::unique_ptr<TrustedImages> trusted_images_;  // a Triton module's device code, built by the judge
   std::unique_ptr<Worker> recorder_, executor_;
   std::map<std::string, std::pair<nlohmann::json, std::vector<std::vector<uint8_t>>>> recipes_;  // by config label
   std::map<std::string, std::string> refused_;  // config label -> why its launch cannot run

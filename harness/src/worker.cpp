@@ -267,11 +267,14 @@ WireMessage Worker::record(const json& h) {
   if (b.spec.has_workspace) lent.push_back(range(b.spec.workspace, b.addresses.back()));
   ImageLookup images;
   if (kernel_.image)
-    images = [this](void* f, std::vector<uint8_t>* image) {
+    images = [this](void* f, std::vector<uint8_t>* image, std::string* build) {
       const void* data = nullptr;
       size_t size = 0;
       if (kernel_.image(f, &data, &size) != 0 || !data) return false;
       image->assign(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);
+      build->clear();
+      if (kernel_.build && kernel_.build(f, &data, &size) == 0 && data)
+        build->assign(static_cast<const char*>(data), size);
       return true;
     };
   GpuTrace& trace = GpuTrace::get();

@@ -45,9 +45,38 @@ BAD = {
     "native": ("from torch.utils.cpp_extension import load_inline\ndef launch(x, y, N):\n    pass\n",
                "imports torch.utils.cpp_extension.load_inline"),
     "state": ("_last = None\ndef launch(x, y, N):\n    global _last\n    _last = y\n", "assigns module state"),
+    # Attribute access the name checks cannot see.
+    "format_read": ("import triton\ndef launch(x, y, N):\n    s = '{0.__globals__[os]}'.format(triton.cdiv)\n",
+                    "a format string reads an attribute or item ({0.__globals__[os]})"),
+    "format_item": ("def launch(x, y, N):\n    s = 'n={0[k]}'.format({'k': N})\n",
+                    "a format string reads an attribute or item ({0[k]})"),
+    "getattr_value": ("import functools\nimport torch\ndef launch(x, y, N):\n"
+                      "    op = functools.reduce(getattr, ['nn', 'functional', 'gelu'], torch)\n",
+                      "uses getattr as a value"),
+    "getattr_map": ("import torch\ndef launch(x, y, N):\n    ops = list(map(getattr, [torch], ['sum']))\n",
+                    "uses getattr as a value"),
+    "attrgetter": ("import operator\nimport torch\ndef launch(x, y, N):\n"
+                   "    op = operator.attrgetter('nn.functional.gelu')(torch)\n", "imports operator"),
+    "attrgetter_through_torch": ("import torch\ndef launch(x, y, N):\n"
+                                 "    op = torch.functional.operator.attrgetter('sum')(torch)\n",
+                                 "reaches the module operator as an attribute of torch.functional"),
+    "module_attr": ("import torch\ndef launch(x, y, N):\n    torch.os.system('true')\n",
+                    "reaches the module os as an attribute of torch"),
+    "module_attr_deep": ("import triton.runtime.build as b\nsp = b.subprocess\ndef launch(x, y, N):\n    pass\n",
+                         "reaches the module subprocess as an attribute of b"),
+    "nested_kernel": ("import triton\ndef make():\n    @triton.jit\n    def k(x):\n        pass\n    return k\n"
+                      "def launch(x, y, N):\n    pass\n",
+                      "defines the @triton.jit function k inside another statement"),
     "no_launch": ("def run(x, y, N):\n    pass\n", "defines no top-level launch()"),
     "syntax": ("def launch(x, y, N)\n    pass\n", "does not parse"),
 }
+
+# Format strings that only place values (and a docstring that mentions a field) are fine.
+FORMATS_OK = '''"""Formats like "{0.shape}" appear in this docstring only."""
+def launch(x, y, N):
+    a = "{} {name} {0:.3f} {x!r:>8}".format(1.0, name="n", x=N)
+    b = f"{N:>6}"
+'''
 
 
 def run_check(source_text, tmp, name):
@@ -137,6 +166,8 @@ def main():
     check_package_imports(tmp)
     rc, text, copied = run_check(GOOD, tmp, "good")
     check(rc == 0 and copied, f"a clean module passes and is copied (rc {rc}): {text.strip()}")
+    rc, text, copied = run_check(FORMATS_OK, tmp, "formats_ok")
+    check(rc == 0 and copied, f"plain format strings and a docstring that shows a field pass (rc {rc}): {text.strip()}")
     for name, (src, want) in BAD.items():
         rc, text, copied = run_check(src, tmp, name)
         check(rc == 1 and want in text and not copied and name + ".py" in text,

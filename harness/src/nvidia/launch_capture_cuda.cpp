@@ -129,8 +129,10 @@ void kernel_step(CUgraphNode node, const Relocator& reloc, const ImageLookup& im
     k.image = known->second;
   } else if (images) {
     std::vector<uint8_t> image;
-    if (images(f, &image)) {
+    std::string build;
+    if (images(f, &image, &build)) {
       recipe.images.push_back(std::move(image));
+      recipe.builds.push_back(std::move(build));
       k.image = static_cast<int>(recipe.images.size()) - 1;
     }
     image_of[f] = k.image;
