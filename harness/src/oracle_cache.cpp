@@ -1,0 +1,215 @@
+#include "oracle_cache.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <system_error>
+
+namespace arena {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr char kMagic[8] = {'A', 'R', 'E', 'N', 'A', 'O', 'R', 'C'};
+constexpr uint32_t kFormat = 1;
+
+uint64_t mix(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return h;
+}
+
+std::string hex(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+template <class T>
+void put(std::string& s, const T& v) {
+  s.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+// Reads a T at `at` of `s`; false when the bytes run out.
+template <class T>
+bool take(const std::string& s, size_t& at, T& v) {
+  if (at > s.size() || s.size() - at < sizeof v) return false;
+  std::memcpy(&v, s.data() + at, sizeof v);
+  at += sizeof v;
+  return true;
+}
+
+}  // namespace
+
+uint64_t hash_bytes(const void* data, size_t n, uint64_t seed) {
+  // Four independent lanes over 8-byte words (several GB/s), then the tail byte by byte.
+  const auto* p = static_cast<const unsigned char*>(data);
+  uint64_t lane[4] = {seed ^ 0x9e3779b97f4a7c15ull, seed + 0x632be59bd9b4e019ull, ~seed, seed * 3 + 1};
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32)
+    for (int k = 0; k < 4; ++k) {
+      uint64_t w;
+      std::memcpy(&w, p + i + 8 * k, 8);
+      lane[k] = (lane[k] ^ w) * 0x100000001b3ull;
+      lane[k] = (lane[k] << 29) | (lane[k] >> 35);
+    }
+  uint64_t h = mix(lane[0]) ^ mix(lane[1] + 1) ^ mix(lane[2] + 2) ^ mix(lane[3] + 3);
+  for (; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  return mix(h ^ n);
+}
+
+uint64_t hash_file(const fs::path& p, bool* ok) {
+  std::ifstream is(p, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
+  if (ok) *ok = static_cast<bool>(is) || is.eof();
+  if (!is && !is.eof()) return 0;
+  return hash_bytes(bytes.data(), bytes.size());
+}
+
+OracleKey& OracleKey::add(const std::string& name, const std::string& value) {
+  text_ += name + "=" + value + "\n";
+  return *this;
+}
+
+OracleKey& OracleKey::add(const std::string& name, uint64_t value) { return add(name, hex(value)); }
+
+std::string OracleKey::file_name() const { return hex(hash_bytes(text_.data(), text_.size())) + ".oracle"; }
+
+OracleCache::OracleCache(fs::path dir, std::function<void(const std::string&)> note)
+    : dir_(std::move(dir)), note_(std::move(note)) {}
+
+void OracleCache::tell(const std::string& line) const {
+  if (note_) note_(line);
+}
+
+OracleCache::Outputs OracleCache::get(const OracleKey& key, const std::function<Outputs()>& compute) {
+  if (!enabled()) {
+    stats_.computed++;
+    return compute();
+  }
+  const fs::path file = dir_ / key.file_name();
+  Outputs out;
+  std::string why;
+  std::error_code ec;
+  if (fs::exists(file, ec)) {
+    if (read(file, key, out, why)) {
+      stats_.hits++;
+      return out;
+    }
+    stats_.rejected++;
+    tell("oracle cache: " + file.string() + " not used (" + why + "): the oracle runs again and the entry is rewritten");
+  }
+  out = compute();
+  stats_.computed++;
+  write(file, key, out);
+  return out;
+}
+
+// Layout: magic, format, checksum of the rest, then the rest: key length and text, number of
+// tensors, each tensor's element count, then every tensor's doubles.
+bool OracleCache::read(const fs::path& file, const OracleKey& key, Outputs& out, std::string& why) const {
+  std::ifstream is(file, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
+  if (is.bad()) {
+    why = "cannot be read";
+    return false;
+  }
+  size_t at = 0;
+  char magic[8];
+  uint32_t format = 0;
+  uint64_t checksum = 0;
+  if (bytes.size() < sizeof magic || std::memcmp(bytes.data(), kMagic, sizeof magic) != 0) {
+    why = "not an oracle cache entry";
+    return false;
+  }
+  at = sizeof magic;
+  if (!take(bytes, at, format) || format != kFormat) {
+    why = "format " + std::to_string(format) + ", expected " + std::to_string(kFormat);
+    return false;
+  }
+  if (!take(bytes, at, checksum)) {
+    why = "truncated";
+    return false;
+  }
+  if (hash_bytes(bytes.data() + at, bytes.size() - at) != checksum) {
+    why = "checksum mismatch: damaged or truncated";
+    return false;
+  }
+  uint64_t key_len = 0, tensors = 0;
+  if (!take(bytes, at, key_len) || key_len > bytes.size() - at) {
+    why = "truncated";
+    return false;
+  }
+  if (bytes.compare(at, key_len, key.text()) != 0) {
+    why = "holds another key";
+    return false;
+  }
+  at += key_len;
+  if (!take(bytes, at, tensors) || tensors > 4096) {
+    why = "truncated";
+    return false;
+  }
+  std::vector<uint64_t> sizes(tensors);
+  uint64_t total = 0;
+  for (auto& n : sizes) {
+    if (!take(bytes, at, n)) {
+      why = "truncated";
+      return false;
+    }
+    total += n;
+  }
+  if (total > (bytes.size() - at) / sizeof(double) || bytes.size() - at != total * sizeof(double)) {
+    why = "size does not match its header";
+    return false;
+  }
+  out.assign(tensors, {});
+  for (size_t i = 0; i < tensors; ++i) {
+    out[i].resize(sizes[i]);
+    std::memcpy(out[i].data(), bytes.data() + at, sizes[i] * sizeof(double));
+    at += sizes[i] * sizeof(double);
+  }
+  return true;
+}
+
+void OracleCache::write(const fs::path& file, const OracleKey& key, const Outputs& out) {
+  std::string body;
+  put(body, static_cast<uint64_t>(key.text().size()));
+  body += key.text();
+  put(body, static_cast<uint64_t>(out.size()));
+  for (const auto& t : out) put(body, static_cast<uint64_t>(t.size()));
+  for (const auto& t : out) body.append(reinterpret_cast<const char*>(t.data()), t.size() * sizeof(double));
+  std::string head(kMagic, sizeof kMagic);
+  put(head, kFormat);
+  put(head, hash_bytes(body.data(), body.size()));
+
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  // A private name, then a rename: a reader sees the old entry or the whole new one.
+  std::random_device rd;
+  const fs::path partial = file.string() + "." + std::to_string(::getpid()) + "." + hex(rd()) + ".partial";
+  {
+    std::ofstream os(partial, std::ios::binary | std::ios::trunc);
+    os.write(head.data(), static_cast<std::streamsize>(head.size()));
+    os.write(body.data(), static_cast<std::streamsize>(body.size()));
+    if (!os) {
+      fs::remove(partial, ec);
+      tell("oracle cache: cannot write " + file.string() + " (the outputs are used, not kept)");
+      return;
+    }
+  }
+  fs::rename(partial, file, ec);
+  if (ec) {
+    fs::remove(partial, ec);
+    tell("oracle cache: cannot write " + file.string() + " (the outputs are used, not kept)");
+  }
+}
+
+}  // namespace arena

@@ -1,0 +1,163 @@
+// The oracle cache (harness/src/oracle_cache.h): a second request computes nothing, a damaged
+// or truncated entry is recomputed and rewritten (never trusted), another key misses.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "oracle_cache.h"
+
+using namespace arena;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("arena_oracle_cache_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+OracleKey key_of(const std::string& spec, uint64_t seed, int trial) {
+  OracleKey k;
+  k.add("spec", spec).add("fuzz_seed", seed).add("trial", static_cast<uint64_t>(trial));
+  return k;
+}
+
+// A stand-in oracle that counts its runs: one output of 1000 values (the tensor before it is
+// an input, which the cache keeps empty).
+struct CountingOracle {
+  int runs = 0;
+  double offset;
+  explicit CountingOracle(double off = 0) : offset(off) {}
+  OracleCache::Outputs operator()() {
+    ++runs;
+    OracleCache::Outputs out(2);
+    for (int i = 0; i < 1000; ++i) out[1].push_back(offset + 0.25 * i);
+    return out;
+  }
+};
+
+fs::path only_entry(const fs::path& dir) {
+  std::vector<fs::path> entries;
+  for (const auto& e : fs::directory_iterator(dir)) entries.push_back(e.path());
+  EXPECT_EQ(entries.size(), 1u);
+  return entries.empty() ? fs::path() : entries[0];
+}
+
+}  // namespace
+
+TEST(OracleCache, SecondRequestComputesNothing) {
+  TempDir tmp;
+  CountingOracle oracle;
+  const OracleKey k = key_of("abc", 0, 1);
+  auto first = OracleCache(tmp.path).get(k, [&] { return oracle(); });
+  OracleCache again(tmp.path);  // a later gate: a new process, the same folder
+  auto second = again.get(k, [&] { return oracle(); });
+  EXPECT_EQ(oracle.runs, 1);
+  EXPECT_EQ(second, first);
+  EXPECT_EQ(again.stats().hits.load(), 1);
+  EXPECT_EQ(again.stats().computed.load(), 0);
+}
+
+TEST(OracleCache, WithoutAFolderEveryRequestComputes) {
+  CountingOracle oracle;
+  OracleCache off{fs::path()};
+  off.get(key_of("abc", 0, 0), [&] { return oracle(); });
+  off.get(key_of("abc", 0, 0), [&] { return oracle(); });
+  EXPECT_EQ(oracle.runs, 2);
+  EXPECT_EQ(off.stats().computed.load(), 2);
+}
+
+TEST(OracleCache, AnotherSpecSeedOrTrialMisses) {
+  TempDir tmp;
+  CountingOracle oracle;
+  OracleCache cache(tmp.path);
+  cache.get(key_of("abc", 7, 0), [&] { return oracle(); });
+  cache.get(key_of("abd", 7, 0), [&] { return oracle(); });  // the spec changed
+  cache.get(key_of("abc", 8, 0), [&] { return oracle(); });  // another run's fuzz seed
+  cache.get(key_of("abc", 7, 1), [&] { return oracle(); });  // another trial
+  EXPECT_EQ(oracle.runs, 4);
+  EXPECT_EQ(cache.stats().hits.load(), 0);
+  cache.get(key_of("abc", 8, 0), [&] { return oracle(); });
+  EXPECT_EQ(oracle.runs, 4);
+  EXPECT_EQ(cache.stats().hits.load(), 1);
+}
+
+// Damage of each kind: the entry is reported, the oracle runs again, its outputs (not the
+// damaged ones) are returned, and the rewritten entry is then used.
+void expect_recomputed_after(const std::function<void(const fs::path&)>& damage, const std::string& why) {
+  TempDir tmp;
+  CountingOracle oracle;
+  const OracleKey k = key_of("abc", 3, 2);
+  const auto good = OracleCache(tmp.path).get(k, [&] { return oracle(); });
+  const fs::path entry = only_entry(tmp.path);
+  damage(entry);
+
+  std::vector<std::string> notes;
+  OracleCache cache(tmp.path, [&](const std::string& l) { notes.push_back(l); });
+  auto got = cache.get(k, [&] { return oracle(); });
+  EXPECT_EQ(oracle.runs, 2) << why;
+  EXPECT_EQ(got, good) << why;
+  EXPECT_EQ(cache.stats().rejected.load(), 1) << why;
+  ASSERT_EQ(notes.size(), 1u) << why;
+  EXPECT_NE(notes[0].find(entry.string()), std::string::npos) << notes[0];
+  EXPECT_NE(notes[0].find(why), std::string::npos) << notes[0];
+
+  OracleCache later(tmp.path);
+  EXPECT_EQ(later.get(k, [&] { return oracle(); }), good) << why;
+  EXPECT_EQ(oracle.runs, 2) << why << ": the rewritten entry was not used";
+}
+
+TEST(OracleCache, FlippedByteIsRecomputed) {
+  expect_recomputed_after(
+      [](const fs::path& p) {
+        std::fstream f(p, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekg(-100, std::ios::end);
+        char c;
+        f.read(&c, 1);
+        c ^= 0x10;
+        f.seekp(-100, std::ios::end);
+        f.write(&c, 1);
+      },
+      "checksum mismatch");
+}
+
+TEST(OracleCache, TruncatedEntryIsRecomputed) {
+  expect_recomputed_after([](const fs::path& p) { fs::resize_file(p, fs::file_size(p) - 8); }, "checksum mismatch");
+  expect_recomputed_after([](const fs::path& p) { fs::resize_file(p, 12); }, "truncated");
+  expect_recomputed_after([](const fs::path& p) { fs::resize_file(p, 0); }, "not an oracle cache entry");
+}
+
+TEST(OracleCache, EntryOfAnotherKeyUnderThisNameIsRecomputed) {
+  TempDir tmp;
+  CountingOracle other(100);
+  OracleCache(tmp.path).get(key_of("xyz", 0, 0), [&] { return other(); });
+  const fs::path stray = only_entry(tmp.path);
+  fs::rename(stray, tmp.path / key_of("abc", 0, 0).file_name());  // as a digest collision would
+  CountingOracle oracle;
+  OracleCache cache(tmp.path);
+  auto got = cache.get(key_of("abc", 0, 0), [&] { return oracle(); });
+  EXPECT_EQ(oracle.runs, 1);
+  EXPECT_EQ(got[1][0], 0.0);
+  EXPECT_EQ(cache.stats().rejected.load(), 1);
+}
+
+TEST(OracleCache, HashSeesEveryByte) {
+  std::vector<unsigned char> a(1000, 7);
+  const uint64_t h = hash_bytes(a.data(), a.size());
+  for (size_t i : {size_t{0}, size_t{31}, size_t{32}, size_t{999}}) {
+    auto b = a;
+    b[i] ^= 1;
+    EXPECT_NE(hash_bytes(b.data(), b.size()), h) << i;
+  }
+  EXPECT_NE(hash_bytes(a.data(), a.size() - 1), h);
+}
