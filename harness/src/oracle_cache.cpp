@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -83,8 +84,31 @@ OracleKey& OracleKey::add(const std::string& name, uint64_t value) { return add(
 
 std::string OracleKey::file_name() const { return hex(hash_bytes(text_.data(), text_.size())) + ".oracle"; }
 
-OracleCache::OracleCache(fs::path dir, std::function<void(const std::string&)> note)
-    : dir_(std::move(dir)), note_(std::move(note)) {}
+OracleCache::OracleCache(fs::path dir, std::function<void(const std::string&)> note, OracleCachePolicy policy)
+    : dir_(std::move(dir)), note_(std::move(note)), policy_(policy) {}
+
+namespace {
+uint64_t tree_bytes(const fs::path& root) {
+  uint64_t n = 0;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
+    if (it->is_regular_file(ec)) n += it->file_size(ec);
+  return n;
+}
+}  // namespace
+
+bool OracleCache::worth_keeping(uint64_t bytes, double oracle_seconds) {
+  if (bytes > policy_.always_keep_bytes && oracle_seconds < static_cast<double>(bytes) / policy_.read_bytes_per_s)
+    return false;
+  if (policy_.budget_bytes && tree_bytes(dir_) + bytes > policy_.budget_bytes) {
+    if (!told_budget_.exchange(true))
+      tell("oracle cache: " + dir_.string() + " is at its budget of " + std::to_string(policy_.budget_bytes >> 20) +
+           " MiB: new outputs are used, not kept");
+    return false;
+  }
+  return true;
+}
 
 void OracleCache::tell(const std::string& line) const {
   if (note_) note_(line);
@@ -95,7 +119,7 @@ OracleCache::Outputs OracleCache::get(const OracleKey& key, const std::function<
     stats_.computed++;
     return compute();
   }
-  const fs::path file = dir_ / key.file_name();
+  const fs::path file = dir_ / folder_ / key.file_name();
   Outputs out;
   std::string why;
   std::error_code ec;
@@ -107,9 +131,14 @@ OracleCache::Outputs OracleCache::get(const OracleKey& key, const std::function<
     stats_.rejected++;
     tell("oracle cache: " + file.string() + " not used (" + why + "): the oracle runs again and the entry is rewritten");
   }
+  const auto t0 = std::chrono::steady_clock::now();
   out = compute();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   stats_.computed++;
-  write(file, key, out);
+  uint64_t bytes = 0;
+  for (const auto& t : out) bytes += t.size() * sizeof(double);
+  if (worth_keeping(bytes, seconds)) write(file, key, out);
+  else stats_.not_kept++;
   return out;
 }
 
@@ -191,7 +220,7 @@ void OracleCache::write(const fs::path& file, const OracleKey& key, const Output
   put(head, hash_bytes(body.data(), body.size()));
 
   std::error_code ec;
-  fs::create_directories(dir_, ec);
+  fs::create_directories(file.parent_path(), ec);
   // A private name, then a rename: a reader sees the old entry or the whole new one.
   std::random_device rd;
   const fs::path partial = file.string() + "." + std::to_string(::getpid()) + "." + hex(rd()) + ".partial";

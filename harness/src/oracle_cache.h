@@ -4,6 +4,9 @@
 // checksum of everything after it; an entry that is truncated, fails its checksum or holds
 // another key is never used: the oracle runs again and the entry is rewritten.
 // Only the judge writes the cache, in a folder candidates cannot reach (the build tree).
+// A suite's outputs in double precision are far larger than a disk (hip2hip's seen and unseen
+// sets: about 100 GB), so an entry is kept only where reading it back beats running the oracle
+// (OracleCachePolicy), and the whole cache stays within a budget.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -38,6 +41,19 @@ struct OracleCacheStats {
   std::atomic<int> hits{0};      // outputs read from the cache
   std::atomic<int> computed{0};  // oracle runs (misses, rejected entries, cache off)
   std::atomic<int> rejected{0};  // entries found damaged or for another key (then recomputed)
+  std::atomic<int> not_kept{0};  // computed but not written: cheaper to run again, or over the budget
+};
+
+// Which computed outputs are written.
+struct OracleCachePolicy {
+  uint64_t always_keep_bytes = uint64_t{16} << 20;  // entries up to this size are always kept
+  // A larger entry is kept only when its oracle ran longer than reading it back takes at this
+  // rate (bytes per second; a disk read and the checksum): an O(n) oracle on a large output is
+  // as fast to run again, and only fills the disk.
+  double read_bytes_per_s = 1e9;
+  // The whole cache folder stays below this (0: no limit); an entry that would pass it is not
+  // kept, saying so once.
+  uint64_t budget_bytes = 0;
 };
 
 class OracleCache {
@@ -46,7 +62,10 @@ class OracleCache {
   // `dir` empty: no cache (every call computes). `note` receives one line per event worth
   // reading in the gate's output (a rejected entry, a write that failed); it may be called
   // from several threads.
-  explicit OracleCache(std::filesystem::path dir, std::function<void(const std::string&)> note = {});
+  explicit OracleCache(std::filesystem::path dir, std::function<void(const std::string&)> note = {},
+                       OracleCachePolicy policy = {});
+  // Entries go to <dir>/<folder> (one folder per task); the budget covers all of <dir>.
+  void set_folder(const std::string& folder) { folder_ = folder; }
 
   // The outputs for `key`: the cached entry when it is intact, else compute() (whose result
   // is then written). Thread-safe: entries are written to a private file, then renamed.
@@ -59,10 +78,14 @@ class OracleCache {
  private:
   bool read(const std::filesystem::path& file, const OracleKey& key, Outputs& out, std::string& why) const;
   void write(const std::filesystem::path& file, const OracleKey& key, const Outputs& out);
+  bool worth_keeping(uint64_t bytes, double oracle_seconds);
   void tell(const std::string& line) const;
 
   std::filesystem::path dir_;
+  std::string folder_;
   std::function<void(const std::string&)> note_;
+  OracleCachePolicy policy_;
+  std::atomic<bool> told_budget_{false};
   OracleCacheStats stats_;
 };
 

@@ -345,13 +345,14 @@ void finish(Gate& g, int rc, double secs);
 json oracle_cache_facts(const Gate& g) {
   const OracleCacheStats& s = g.oracle_cache->stats();
   return {{"dir", g.oracle_cache->dir().string()}, {"hits", s.hits.load()}, {"computed", s.computed.load()},
-          {"rejected", s.rejected.load()}};
+          {"rejected", s.rejected.load()}, {"not_kept", s.not_kept.load()}};
 }
 
 void print_oracle_cache(const Gate& g) {
   const OracleCacheStats& s = g.oracle_cache->stats();
-  std::printf("oracle cache: %d hit(s), %d computed, %d rejected%s%s\n", s.hits.load(), s.computed.load(),
-              s.rejected.load(), g.oracle_cache->enabled() ? " in " : " (no cache folder)",
+  std::printf("oracle cache: %d hit(s), %d computed, %d rejected, %d not kept%s%s\n", s.hits.load(),
+              s.computed.load(), s.rejected.load(), s.not_kept.load(),
+              g.oracle_cache->enabled() ? " in " : " (no cache folder)",
               g.oracle_cache->dir().string().c_str());
 }
 
@@ -402,7 +403,7 @@ int arena_correct_main(int argc, char** argv) {
   Gate g;
   try {
     std::vector<std::string> known = {"task", "candidate", "baseline", "reference", "set", "fuzz-seed", "result",
-                                      "trials", "kernel-timeout-s", "oracle-cache", "only"};
+                                      "trials", "kernel-timeout-s", "oracle-cache", "oracle-cache-budget-mb", "only"};
     known.insert(known.end(), kWorkerOptionNames.begin(), kWorkerOptionNames.end());
     RunnerOptions opt(argc, argv, known);
     const bool oracle_only = opt.has("only");
@@ -440,10 +441,16 @@ int arena_correct_main(int argc, char** argv) {
     if (opt.has("reference")) {
       g.spec_hash = hex64(hash_file(g.task.file));
       g.oracle_id = oracle_identity(opt.get("reference"), opt.get("py-host"));
-      g.oracle_cache = std::make_unique<OracleCache>(opt.get("oracle-cache"), [](const std::string& line) {
-        std::printf("%s\n", line.c_str());
-        std::fflush(stdout);
-      });
+      OracleCachePolicy policy;
+      policy.budget_bytes = static_cast<uint64_t>(opt.number("oracle-cache-budget-mb", 0)) << 20;
+      g.oracle_cache = std::make_unique<OracleCache>(
+          opt.get("oracle-cache"),
+          [](const std::string& line) {
+            std::printf("%s\n", line.c_str());
+            std::fflush(stdout);
+          },
+          policy);
+      g.oracle_cache->set_folder(g.task.suite + "/" + g.task.name);
     }
     if (oracle_only) {
       g.reference = ReferenceLibrary::load(opt.get("reference"), task_file);

@@ -17,7 +17,7 @@ run() {  # name, task, fuzz seed: prints the run's oracle cache line
   grep "^oracle cache: [0-9]" "$work/$1.log" || fail "$1: no oracle cache line in its output"
 }
 counts() {  # log line -> "hits computed rejected"
-  sed -E 's/^oracle cache: ([0-9]+) hit\(s\), ([0-9]+) computed, ([0-9]+) rejected.*/\1 \2 \3/' <<<"$1"
+  sed -E 's/^oracle cache: ([0-9]+) hit\(s\), ([0-9]+) computed, ([0-9]+) rejected, 0 not kept.*/\1 \2 \3/' <<<"$1"
 }
 
 read -r h c r <<<"$(counts "$(run first "$task" 5)")"

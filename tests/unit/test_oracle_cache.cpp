@@ -161,3 +161,44 @@ TEST(OracleCache, HashSeesEveryByte) {
   }
   EXPECT_NE(hash_bytes(a.data(), a.size() - 1), h);
 }
+
+// A large entry whose oracle ran faster than reading it back would take is not written (an
+// O(n) oracle on a large output), a slow one is; small entries are always kept.
+TEST(OracleCache, KeepsLargeEntriesOnlyWhereTheOracleIsSlowerThanReadingThem) {
+  TempDir tmp;
+  CountingOracle oracle;  // 8000 bytes of outputs, computed in microseconds
+  OracleCachePolicy fast_reads;
+  fast_reads.always_keep_bytes = 1000;
+  fast_reads.read_bytes_per_s = 1e15;  // reading is "faster" than any oracle: keep
+  OracleCachePolicy slow_reads = fast_reads;
+  slow_reads.read_bytes_per_s = 1;  // reading 8000 bytes "takes" over two hours: do not keep
+  OracleCache cheap(tmp.path, {}, slow_reads);
+  cheap.get(key_of("abc", 0, 0), [&] { return oracle(); });
+  EXPECT_EQ(cheap.stats().not_kept.load(), 1);
+  EXPECT_FALSE(fs::exists(tmp.path));
+  OracleCache costly(tmp.path, {}, fast_reads);
+  costly.get(key_of("abc", 0, 0), [&] { return oracle(); });
+  EXPECT_EQ(costly.stats().not_kept.load(), 0);
+  OracleCache small(tmp.path, {}, OracleCachePolicy{1 << 20, 1, 0});  // 8000 bytes <= 1 MiB: always kept
+  small.get(key_of("abc", 0, 1), [&] { return oracle(); });
+  EXPECT_EQ(small.stats().not_kept.load(), 0);
+  OracleCache later(tmp.path);
+  later.get(key_of("abc", 0, 0), [&] { return oracle(); });
+  later.get(key_of("abc", 0, 1), [&] { return oracle(); });
+  EXPECT_EQ(later.stats().hits.load(), 2);
+}
+
+TEST(OracleCache, StaysWithinItsBudgetAndSaysSoOnce) {
+  TempDir tmp;
+  CountingOracle oracle;
+  std::vector<std::string> notes;
+  OracleCachePolicy policy;
+  policy.budget_bytes = 12000;  // room for one entry of 8000 bytes of outputs, not two
+  OracleCache cache(tmp.path, [&](const std::string& l) { notes.push_back(l); }, policy);
+  cache.set_folder("suite/task");
+  for (int trial = 0; trial < 3; ++trial) cache.get(key_of("abc", 0, trial), [&] { return oracle(); });
+  EXPECT_EQ(cache.stats().not_kept.load(), 2);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("budget"), std::string::npos) << notes[0];
+  EXPECT_TRUE(fs::is_directory(tmp.path / "suite/task"));
+}
