@@ -12,8 +12,9 @@
 #   tests/gpu/evidence.sh timing [regex]        the suite with the expert solutions at default settings, as
 #                                               the main job runs it: where the time goes (suite_timing.py)
 #   tests/gpu/evidence.sh speed [regex]         the same twice on one build: first with an empty oracle
-#                                               cache, then again (the repeat must compute no oracle);
-#                                               wall times and the oracle cache's counts of each run
+#                                               cache, then again after damaging two entries (the repeat
+#                                               computes only those two and what was not kept); wall
+#                                               times, oracle cache counts, verdicts compared
 #   tests/gpu/evidence.sh profile <task> [I]    profile.sh's report for <suite>/<task>: solution vs baseline
 #   tests/gpu/evidence.sh sandbox               the scripted agent cases (label agents), sandbox probe on the GPU
 #
@@ -178,7 +179,20 @@ PY
       oracle_cache_counts
       grep -E "\*\*\*" "$out/ctest-speed-$run.log" | head -20
       tar -C $build -czf "$out/results-speed-$run.tgz" arena/results Testing
-      [ $run = first ] && rm -rf "$out/speed-first" && cp -r $build/arena/results "$out/speed-first"
+      [ $run = first ] || continue
+      rm -rf "$out/speed-first" && cp -r $build/arena/results "$out/speed-first"
+      # Two damaged entries the repeat must reject and recompute (its count of rejected: 2).
+      mapfile -t damaged < <(find $build/arena/oracle_cache -name '*.oracle' | sort | head -2)
+      [ ${#damaged[@]} = 2 ] && python3 - "${damaged[@]}" <<'PY'
+import os, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(-9, os.SEEK_END)
+    b = f.read(1)
+    f.seek(-9, os.SEEK_END)
+    f.write(bytes([b[0] ^ 0x01]))
+os.truncate(sys.argv[2], os.path.getsize(sys.argv[2]) - 8)
+print("damaged for the repeat:", *sys.argv[1:])
+PY
     done
     du -sh $build/arena/oracle_cache
     # The repeat's verdicts and errors must be the first run's: the cached oracle is the same oracle.
