@@ -142,82 +142,105 @@ OracleCache::Outputs OracleCache::get(const OracleKey& key, const std::function<
   return out;
 }
 
-// Layout: magic, format, checksum of the rest, then the rest: key length and text, number of
-// tensors, each tensor's element count, then every tensor's doubles.
+// Layout: magic, format, checksum, then the meta part (key length and text, number of
+// tensors, each tensor's element count), then every tensor's doubles. The checksum chains the
+// meta part and each tensor in turn, so both sides stream the doubles straight from or into
+// the outputs' vectors, without a copy of the whole entry.
+namespace {
+constexpr size_t kHeadBytes = sizeof kMagic + sizeof(uint32_t) + sizeof(uint64_t);
+
+uint64_t chain_checksum(const std::string& meta, const OracleCache::Outputs& out) {
+  uint64_t h = hash_bytes(meta.data(), meta.size());
+  for (const auto& t : out) h = hash_bytes(t.data(), t.size() * sizeof(double), h);
+  return h;
+}
+}  // namespace
+
 bool OracleCache::read(const fs::path& file, const OracleKey& key, Outputs& out, std::string& why) const {
+  std::error_code ec;
+  const uint64_t file_bytes = fs::file_size(file, ec);
   std::ifstream is(file, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
-  if (is.bad()) {
+  if (ec || !is) {
     why = "cannot be read";
     return false;
   }
-  size_t at = 0;
-  char magic[8];
+  std::string head(kHeadBytes, '\0');
+  is.read(head.data(), static_cast<std::streamsize>(head.size()));
+  size_t at = sizeof kMagic;
   uint32_t format = 0;
   uint64_t checksum = 0;
-  if (bytes.size() < sizeof magic || std::memcmp(bytes.data(), kMagic, sizeof magic) != 0) {
+  if (file_bytes < sizeof kMagic || std::memcmp(head.data(), kMagic, sizeof kMagic) != 0) {
     why = "not an oracle cache entry";
     return false;
   }
-  at = sizeof magic;
-  if (!take(bytes, at, format) || format != kFormat) {
+  if (!is) {
+    why = "truncated";
+    return false;
+  }
+  take(head, at, format);
+  take(head, at, checksum);
+  if (format != kFormat) {
     why = "format " + std::to_string(format) + ", expected " + std::to_string(kFormat);
     return false;
   }
-  if (!take(bytes, at, checksum)) {
-    why = "truncated";
-    return false;
-  }
-  if (hash_bytes(bytes.data() + at, bytes.size() - at) != checksum) {
-    why = "checksum mismatch: damaged or truncated";
-    return false;
-  }
+  // The meta part, read piece by piece with its size bounded by the file's.
+  std::string meta;
   uint64_t key_len = 0, tensors = 0;
-  if (!take(bytes, at, key_len) || key_len > bytes.size() - at) {
+  if (!is.read(reinterpret_cast<char*>(&key_len), sizeof key_len) || key_len > file_bytes) {
     why = "truncated";
     return false;
   }
-  if (bytes.compare(at, key_len, key.text()) != 0) {
-    why = "holds another key";
-    return false;
-  }
-  at += key_len;
-  if (!take(bytes, at, tensors) || tensors > 4096) {
+  put(meta, key_len);
+  std::string text(key_len, '\0');
+  if (!is.read(text.data(), static_cast<std::streamsize>(key_len)) || !is.read(reinterpret_cast<char*>(&tensors), 8) ||
+      tensors > 4096) {
     why = "truncated";
     return false;
   }
+  meta += text;
+  put(meta, tensors);
   std::vector<uint64_t> sizes(tensors);
   uint64_t total = 0;
   for (auto& n : sizes) {
-    if (!take(bytes, at, n)) {
+    if (!is.read(reinterpret_cast<char*>(&n), sizeof n) || n > file_bytes) {
       why = "truncated";
       return false;
     }
+    put(meta, n);
     total += n;
   }
-  if (total > (bytes.size() - at) / sizeof(double) || bytes.size() - at != total * sizeof(double)) {
-    why = "size does not match its header";
+  if (kHeadBytes + meta.size() + total * sizeof(double) != file_bytes) {
+    why = kHeadBytes + meta.size() + total * sizeof(double) > file_bytes ? "truncated" : "size does not match its header";
+    return false;
+  }
+  if (text != key.text()) {
+    why = "holds another key";
     return false;
   }
   out.assign(tensors, {});
   for (size_t i = 0; i < tensors; ++i) {
     out[i].resize(sizes[i]);
-    std::memcpy(out[i].data(), bytes.data() + at, sizes[i] * sizeof(double));
-    at += sizes[i] * sizeof(double);
+    if (!is.read(reinterpret_cast<char*>(out[i].data()), static_cast<std::streamsize>(sizes[i] * sizeof(double)))) {
+      why = "truncated";
+      return false;
+    }
+  }
+  if (chain_checksum(meta, out) != checksum) {
+    why = "checksum mismatch: damaged";
+    return false;
   }
   return true;
 }
 
 void OracleCache::write(const fs::path& file, const OracleKey& key, const Outputs& out) {
-  std::string body;
-  put(body, static_cast<uint64_t>(key.text().size()));
-  body += key.text();
-  put(body, static_cast<uint64_t>(out.size()));
-  for (const auto& t : out) put(body, static_cast<uint64_t>(t.size()));
-  for (const auto& t : out) body.append(reinterpret_cast<const char*>(t.data()), t.size() * sizeof(double));
+  std::string meta;
+  put(meta, static_cast<uint64_t>(key.text().size()));
+  meta += key.text();
+  put(meta, static_cast<uint64_t>(out.size()));
+  for (const auto& t : out) put(meta, static_cast<uint64_t>(t.size()));
   std::string head(kMagic, sizeof kMagic);
   put(head, kFormat);
-  put(head, hash_bytes(body.data(), body.size()));
+  put(head, chain_checksum(meta, out));
 
   std::error_code ec;
   fs::create_directories(file.parent_path(), ec);
@@ -227,7 +250,10 @@ void OracleCache::write(const fs::path& file, const OracleKey& key, const Output
   {
     std::ofstream os(partial, std::ios::binary | std::ios::trunc);
     os.write(head.data(), static_cast<std::streamsize>(head.size()));
-    os.write(body.data(), static_cast<std::streamsize>(body.size()));
+    os.write(meta.data(), static_cast<std::streamsize>(meta.size()));
+    for (const auto& t : out)
+      os.write(reinterpret_cast<const char*>(t.data()), static_cast<std::streamsize>(t.size() * sizeof(double)));
+    os.flush();
     if (!os) {
       fs::remove(partial, ec);
       tell("oracle cache: cannot write " + file.string() + " (the outputs are used, not kept)");

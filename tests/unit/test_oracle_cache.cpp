@@ -131,8 +131,31 @@ TEST(OracleCache, FlippedByteIsRecomputed) {
       "checksum mismatch");
 }
 
+TEST(OracleCache, FlippedKeyOrSizeByteIsRecomputed) {
+  auto flip_at = [](std::streamoff at) {
+    return [at](const fs::path& p) {
+      std::fstream f(p, std::ios::in | std::ios::out | std::ios::binary);
+      f.seekg(at);
+      char c;
+      f.read(&c, 1);
+      c ^= 0x01;
+      f.seekp(at);
+      f.write(&c, 1);
+    };
+  };
+  // Layout (oracle_cache.cpp): magic 8, format 4, checksum 8, key length 8, key text, tensor
+  // count 8, sizes 8 each (here 0 and 1000), doubles.
+  const std::streamoff key_at = 8 + 4 + 8 + 8;
+  const auto key_len = static_cast<std::streamoff>(key_of("abc", 3, 2).text().size());
+  expect_recomputed_after(flip_at(key_at + 2), "holds another key");
+  // The second byte of the second tensor's size: 1000 becomes 744, fewer doubles than the file holds.
+  expect_recomputed_after(flip_at(key_at + key_len + 8 + 8 + 1), "size does not match its header");
+  expect_recomputed_after(flip_at(8 + 4 + 1), "checksum mismatch");  // the checksum itself
+}
+
 TEST(OracleCache, TruncatedEntryIsRecomputed) {
-  expect_recomputed_after([](const fs::path& p) { fs::resize_file(p, fs::file_size(p) - 8); }, "checksum mismatch");
+  expect_recomputed_after([](const fs::path& p) { fs::resize_file(p, fs::file_size(p) - 8); }, "truncated");
+  expect_recomputed_after([](const fs::path& p) { fs::resize_file(p, fs::file_size(p) / 2); }, "truncated");
   expect_recomputed_after([](const fs::path& p) { fs::resize_file(p, 12); }, "truncated");
   expect_recomputed_after([](const fs::path& p) { fs::resize_file(p, 0); }, "not an oracle cache entry");
 }
