@@ -356,6 +356,22 @@ void print_oracle_cache(const Gate& g) {
               g.oracle_cache->dir().string().c_str());
 }
 
+// The oracle cache of this gate (--oracle-cache, --oracle-cache-budget-mb; no folder: none).
+void setup_oracle_cache(Gate& g, const RunnerOptions& opt) {
+  g.spec_hash = hex64(hash_file(g.task.file));
+  g.oracle_id = oracle_identity(opt.get("reference"), opt.get("py-host"));
+  OracleCachePolicy policy;
+  policy.budget_bytes = static_cast<uint64_t>(opt.number("oracle-cache-budget-mb", 0)) << 20;
+  g.oracle_cache = std::make_unique<OracleCache>(
+      opt.get("oracle-cache"),
+      [](const std::string& line) {
+        std::printf("%s\n", line.c_str());
+        std::fflush(stdout);
+      },
+      policy);
+  g.oracle_cache->set_folder(g.task.suite + "/" + g.task.name);
+}
+
 // --only oracle: the oracle's outputs for every configuration and trial of the set, into the
 // cache; no device, no workers, no candidate.
 int fill_oracle_cache(Gate& g) {
@@ -438,21 +454,8 @@ int arena_correct_main(int argc, char** argv) {
     }
     g.result.oracle = opt.has("reference") ? "reference" : "baseline";
     const std::string task_file = g.task.file.string();
-    if (opt.has("reference")) {
-      g.spec_hash = hex64(hash_file(g.task.file));
-      g.oracle_id = oracle_identity(opt.get("reference"), opt.get("py-host"));
-      OracleCachePolicy policy;
-      policy.budget_bytes = static_cast<uint64_t>(opt.number("oracle-cache-budget-mb", 0)) << 20;
-      g.oracle_cache = std::make_unique<OracleCache>(
-          opt.get("oracle-cache"),
-          [](const std::string& line) {
-            std::printf("%s\n", line.c_str());
-            std::fflush(stdout);
-          },
-          policy);
-      g.oracle_cache->set_folder(g.task.suite + "/" + g.task.name);
-    }
     if (oracle_only) {
+      setup_oracle_cache(g, opt);
       g.reference = ReferenceLibrary::load(opt.get("reference"), task_file);
       return fill_oracle_cache(g);
     }
@@ -461,6 +464,7 @@ int arena_correct_main(int argc, char** argv) {
     if (!dev.available) skip_gate(dev.why + " (this gate needs a GPU)", g.result_path, json(g.result));
     g.result.device = device_facts(dev.info, dev.id);
     std::printf("device %d: %s (%s)\n", dev.id, dev.info.name, dev.info.arch);
+    if (opt.has("reference")) setup_oracle_cache(g, opt);
 
     g.workers = std::make_unique<GateWorkers>(opt, g.task, dev);
     g.candidate = g.workers->side("candidate", opt.require("candidate"), false);
