@@ -57,14 +57,15 @@ configure() {  # candidate [fallback]
 oracle_cache_counts() {
   python3 - "$build" <<'PY'
 import glob, json, sys
-n = {"gates": 0, "hits": 0, "computed": 0, "rejected": 0}
+n = {"gates": 0, "hits": 0, "computed": 0, "rejected": 0, "not_kept": 0}
 for f in glob.glob(f"{sys.argv[1]}/arena/results/*/*/correct_*.json"):
     c = json.load(open(f)).get("oracle_cache")
     if c:
         n["gates"] += 1
-        for k in ("hits", "computed", "rejected"):
-            n[k] += c[k]
-print("oracle cache over {gates} correctness gates: {hits} hit(s), {computed} computed, {rejected} rejected".format(**n))
+        for k in ("hits", "computed", "rejected", "not_kept"):
+            n[k] += c.get(k, 0)
+print("oracle cache over {gates} correctness gates: {hits} hit(s), {computed} computed, {rejected} rejected, "
+      "{not_kept} not kept".format(**n))
 PY
 }
 
