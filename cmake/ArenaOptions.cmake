@@ -40,7 +40,50 @@ set(ARENA_PERF_BUDGET_S "15" CACHE STRING "Wall-time budget of one perf gate in 
 find_program(_arena_python3 NAMES python3 python)
 set(ARENA_PYTHON "${_arena_python3}" CACHE FILEPATH
     "Python with PyTorch for torch2hip's oracle and references (its gates skip where it cannot import torch)")
-set(ARENA_PERF_SLOTS "4" CACHE STRING "Resource slots per GPU: a perf gate takes them all, so it never shares a GPU")
-option(ARENA_PERF_RUN_SERIAL "Run perf gates with nothing else running on the machine" ON)
+# GPUs this host lists (nvidia-smi, else rocm-smi; `platform` nvidia or amd picks one, "" either).
+function(arena_count_gpus platform out)
+  set(_count 0)
+  find_program(_arena_smi nvidia-smi)
+  find_program(_arena_rocm_smi rocm-smi)
+  if(platform MATCHES "^(nvidia|)$" AND _arena_smi)
+    execute_process(COMMAND "${_arena_smi}" -L OUTPUT_VARIABLE _l RESULT_VARIABLE _rc ERROR_QUIET)
+    if(_rc EQUAL 0)
+      string(REGEX MATCHALL "GPU [0-9]+:" _gpus "${_l}")
+      list(LENGTH _gpus _count)
+    endif()
+  endif()
+  if(_count EQUAL 0 AND platform MATCHES "^(amd|)$" AND _arena_rocm_smi)
+    execute_process(COMMAND "${_arena_rocm_smi}" --showid OUTPUT_VARIABLE _l RESULT_VARIABLE _rc ERROR_QUIET)
+    if(_rc EQUAL 0)
+      string(REGEX MATCHALL "GPU\\[[0-9]+\\]" _gpus "${_l}")
+      list(REMOVE_DUPLICATES _gpus)
+      list(LENGTH _gpus _count)
+    endif()
+  endif()
+  set(${out} ${_count} PARENT_SCOPE)
+endfunction()
+
+# Correctness gates barely use their GPU (the oracle, inputs and comparison are host work), so
+# as many share one GPU as the host's cores can feed: half the logical cores per GPU, at least 2
+# (docs/DESIGN.md, "Scheduling"). Computed at the first configure; the cache keeps it.
+if(NOT DEFINED CACHE{ARENA_PERF_SLOTS})
+  cmake_host_system_information(RESULT _arena_cores QUERY NUMBER_OF_LOGICAL_CORES)
+  arena_count_gpus("" _arena_gpus)
+  if(_arena_gpus LESS 1)
+    set(_arena_gpus 1)
+  endif()
+  math(EXPR _arena_slots "${_arena_cores} / (2 * ${_arena_gpus})")
+  if(_arena_slots LESS 2)
+    set(_arena_slots 2)
+  endif()
+  set(ARENA_PERF_SLOTS "${_arena_slots}" CACHE STRING
+      "Resource slots per GPU: how many correctness gates share one GPU (default: half the host's cores per GPU, at least 2)")
+endif()
+option(ARENA_ORACLE_CACHE
+       "Keep the host oracle's outputs in <build>/arena/oracle_cache, checked before use, so repeated correctness gates run no oracle" ON)
+set(ARENA_ORACLE_CACHE_GB "16" CACHE STRING "Most disk the oracle cache may take, in GB (outputs beyond it are used, not kept)")
+set(ARENA_PERF_SCHEDULE "exclusive" CACHE STRING
+    "How a perf gate holds its GPU: exclusive (all its slots; correctness gates keep the other GPUs and the host), shared (one perf gate per GPU, correctness gates beside it: only where A/A shows no effect), serial (RUN_SERIAL: nothing else on the machine)")
+set_property(CACHE ARENA_PERF_SCHEDULE PROPERTY STRINGS exclusive shared serial)
 option(ARENA_PROFILE "Add <task>/profile: candidate and baseline under Nsight Compute, their bottleneck classes in the scores" OFF)
 option(ARENA_SELFTEST "Generate the task-validation tests (label selftest): baseline and solution vs oracle, solution faster" ON)

@@ -101,11 +101,17 @@ function(arena_check_settings)
     arena_stop("ARENA_CANDIDATE is '${ARENA_CANDIDATE}': not baseline, solution or an existing folder "
                "(looked for ${_c})")
   endif()
-  foreach(_n ARENA_PERF_BUDGET_S ARENA_PERF_SLOTS ARENA_AGENT_TIMEOUT_S ARENA_FLUSH_BYTES)
+  foreach(_n ARENA_PERF_BUDGET_S ARENA_PERF_SLOTS ARENA_AGENT_TIMEOUT_S ARENA_FLUSH_BYTES ARENA_ORACLE_CACHE_GB)
     if(NOT "${${_n}}" MATCHES "^[0-9]+$")
       arena_stop("${_n} is '${${_n}}': must be a whole number")
     endif()
   endforeach()
+  if(ARENA_PERF_SLOTS LESS 1)
+    arena_stop("ARENA_PERF_SLOTS is '${ARENA_PERF_SLOTS}': a GPU needs at least one slot")
+  endif()
+  if(NOT ARENA_PERF_SCHEDULE MATCHES "^(exclusive|shared|serial)$")
+    arena_stop("ARENA_PERF_SCHEDULE is '${ARENA_PERF_SCHEDULE}': must be exclusive, shared or serial")
+  endif()
 endfunction()
 
 # The configure-time spec checker: the installed package's arena-spec, or (in the source
@@ -232,37 +238,44 @@ function(_arena_candidate_source key start out fallback_out)
   set(${out} "${_file}" PARENT_SCOPE)
 endfunction()
 
-# Resource spec for `ctest --resource-spec-file`: one entry per GPU, ARENA_PERF_SLOTS slots each.
+# Resource spec for `ctest --resource-spec-file` (docs/DESIGN.md, "Scheduling"): one entry per
+# GPU of type gpus with ARENA_PERF_SLOTS slots; with ARENA_PERF_SCHEDULE=shared also one of
+# type perf_gpus with one slot, which perf gates take instead.
 function(_arena_write_resource_spec)
   get_property(ARENA_PLATFORM GLOBAL PROPERTY ARENA_PLATFORM)
-  set(_count 0)
-  find_program(_smi nvidia-smi)
-  find_program(_rocm_smi rocm-smi)
-  if(ARENA_PLATFORM STREQUAL "nvidia" AND _smi)
-    execute_process(COMMAND "${_smi}" -L OUTPUT_VARIABLE _l RESULT_VARIABLE _rc ERROR_QUIET)
-    if(_rc EQUAL 0)
-      string(REGEX MATCHALL "GPU [0-9]+:" _gpus "${_l}")
-      list(LENGTH _gpus _count)
-    endif()
-  elseif(ARENA_PLATFORM STREQUAL "amd" AND _rocm_smi)
-    execute_process(COMMAND "${_rocm_smi}" --showid OUTPUT_VARIABLE _l RESULT_VARIABLE _rc ERROR_QUIET)
-    if(_rc EQUAL 0)
-      string(REGEX MATCHALL "GPU\\[[0-9]+\\]" _gpus "${_l}")
-      list(REMOVE_DUPLICATES _gpus)
-      list(LENGTH _gpus _count)
-    endif()
-  endif()
+  arena_count_gpus("${ARENA_PLATFORM}" _count)
   if(_count EQUAL 0)
     set(_count 1)  # no GPU seen: GPU gates skip, but the spec must still be valid
   endif()
   set(_entries "")
+  set(_perf_entries "")
   math(EXPR _last "${_count} - 1")
   foreach(_i RANGE ${_last})
     list(APPEND _entries "{\"id\": \"${_i}\", \"slots\": ${ARENA_PERF_SLOTS}}")
+    list(APPEND _perf_entries "{\"id\": \"${_i}\", \"slots\": 1}")
   endforeach()
   list(JOIN _entries ", " _joined)
+  set(_types "\"gpus\": [${_joined}]")
+  if(ARENA_PERF_SCHEDULE STREQUAL "shared")
+    list(JOIN _perf_entries ", " _joined)
+    string(APPEND _types ", \"perf_gpus\": [${_joined}]")
+  endif()
   file(WRITE "${CMAKE_BINARY_DIR}/arena_resources.json"
-       "{\"version\": {\"major\": 1, \"minor\": 0}, \"local\": [{\"gpus\": [${_joined}]}]}\n")
+       "{\"version\": {\"major\": 1, \"minor\": 0}, \"local\": [{${_types}}]}\n")
+endfunction()
+
+# How a test that times kernels (perf gates, the solution's timing, the profiler) holds its
+# GPU, by ARENA_PERF_SCHEDULE: all slots of one GPU (exclusive), the one perf slot of a GPU
+# beside its correctness gates (shared), or all slots and the whole machine (serial).
+function(arena_timed_test_resources test)
+  if(ARENA_PERF_SCHEDULE STREQUAL "shared")
+    set_tests_properties(${test} PROPERTIES RESOURCE_GROUPS "perf_gpus:1")
+  else()
+    set_tests_properties(${test} PROPERTIES RESOURCE_GROUPS "gpus:${ARENA_PERF_SLOTS}")
+  endif()
+  if(ARENA_PERF_SCHEDULE STREQUAL "serial")
+    set_tests_properties(${test} PROPERTIES RUN_SERIAL TRUE)
+  endif()
 endfunction()
 
 # Writes a cmake -P script's settings (VAR value ...) as set() lines, generator expressions
@@ -318,10 +331,10 @@ endfunction()
 #   descriptor's compile template; SOLUTION_OUTPUT / SOLUTION_KERNEL: the compiled solution.
 function(_arena_add_selftests id)
   cmake_parse_arguments(PARSE_ARGV 1 S "" "SOLUTION;SOLUTION_OUTPUT;SOLUTION_KERNEL;SPEC;REFERENCE"
-                        "LABELS;CORRECT;PERF;JUDGE;PERF_ARGS;ORACLE_CHECK;COMPILE")
+                        "LABELS;CORRECT;PERF;JUDGE;PERF_ARGS;ORACLE_CHECK;COMPILE;ORACLE_CACHE")
   set(prefix "selftest/${id}")
   set(rdir "${ARENA_GATE_RESULTS_DIR}/selftest/${id}")
-  set(correct ${S_CORRECT} ${S_JUDGE} --set all --fuzz-seed ${ARENA_FUZZ_SEED})
+  set(correct ${S_CORRECT} ${S_JUDGE} --set all --fuzz-seed ${ARENA_FUZZ_SEED} ${S_ORACLE_CACHE})
   list(GET S_ORACLE_CHECK 0 first_check)
   list(GET S_ORACLE_CHECK 1 first_kernel)
   add_test(NAME ${prefix}/${first_check}
@@ -347,7 +360,8 @@ function(_arena_add_selftests id)
   math(EXPR _perf_timeout "${ARENA_PERF_BUDGET_S} * 3 + 420")
   set_tests_properties(${prefix}/solution_faster PROPERTIES
     LABELS "${S_LABELS};gpu" FIXTURES_REQUIRED "${prefix}/solution;${prefix}/solution_correct"
-    RESOURCE_GROUPS "gpus:${ARENA_PERF_SLOTS}" RUN_SERIAL TRUE SKIP_RETURN_CODE 77 TIMEOUT ${_perf_timeout})
+    SKIP_RETURN_CODE 77 TIMEOUT ${_perf_timeout})
+  arena_timed_test_resources(${prefix}/solution_faster)
   _arena_add_task_filter(${prefix} "${rdir}" SPEC "${S_SPEC}" REFERENCE "${S_REFERENCE}" LABELS ${S_LABELS})
 endfunction()
 
@@ -368,10 +382,19 @@ function(_arena_add_profile_test id)
     COMMAND sh "${ARENA_PROFILE_SCRIPT}" --runner "${runner}" --task "${P_SPEC}"
             --out "${rdir}/profile" --result "${rdir}/profile.json" --title "${id}" --measurements ${side_args})
   set_tests_properties(${id}/profile PROPERTIES
-    LABELS "${P_LABELS}" FIXTURES_REQUIRED "${id}/compiled;${id}/correct"
-    RESOURCE_GROUPS "gpus:${ARENA_PERF_SLOTS}" SKIP_RETURN_CODE 77 TIMEOUT 600)
-  if(ARENA_PERF_RUN_SERIAL)
-    set_tests_properties(${id}/profile PROPERTIES RUN_SERIAL TRUE)
+    LABELS "${P_LABELS}" FIXTURES_REQUIRED "${id}/compiled;${id}/correct" SKIP_RETURN_CODE 77 TIMEOUT 600)
+  arena_timed_test_resources(${id}/profile)
+endfunction()
+
+# The correctness gates' oracle cache (ARENA_ORACLE_CACHE, ARENA_ORACLE_CACHE_GB): a folder of
+# the build tree (a subfolder per task), which only the judge writes (confined workers may not
+# even read the build tree, and an agent's sandbox does not show it; docs/DESIGN.md, "Correctness").
+function(_arena_oracle_cache_args out)
+  if(ARENA_ORACLE_CACHE)
+    math(EXPR _mb "${ARENA_ORACLE_CACHE_GB} * 1024")
+    set(${out} --oracle-cache "${CMAKE_BINARY_DIR}/arena/oracle_cache" --oracle-cache-budget-mb ${_mb} PARENT_SCOPE)
+  else()
+    set(${out} "" PARENT_SCOPE)
   endif()
 endfunction()
 
@@ -488,9 +511,10 @@ function(_arena_add_task id)
   set(judge --task "${_task_spec}" --baseline "${baseline}" --reference "${ARENA_SUITE_REFERENCE}" ${worker_args})
   set(runner_args --task "${_task_spec}" --candidate "${candidate_arg}" --baseline "${baseline}"
                   --reference "${ARENA_SUITE_REFERENCE}" ${worker_args})
+  _arena_oracle_cache_args(oracle_cache)
   foreach(set_name seen unseen)
     add_test(NAME ${id}/correct_${set_name}
-      COMMAND ${correct_cmd} ${runner_args} --set ${set_name} --fuzz-seed ${ARENA_FUZZ_SEED}
+      COMMAND ${correct_cmd} ${runner_args} --set ${set_name} --fuzz-seed ${ARENA_FUZZ_SEED} ${oracle_cache}
               --result "${rdir}/correct_${set_name}.json")
     set_tests_properties(${id}/correct_${set_name} PROPERTIES
       LABELS "${common_labels};correct_${set_name};gpu"
@@ -504,11 +528,8 @@ function(_arena_add_task id)
             --flush-bytes ${ARENA_FLUSH_BYTES} --result "${rdir}/perf.json" --gbench-out "${rdir}/perf.gbench.json")
   set_tests_properties(${id}/perf PROPERTIES
     LABELS "${common_labels};perf;gpu"
-    FIXTURES_REQUIRED "${id}/compiled;${id}/correct"
-    RESOURCE_GROUPS "gpus:${ARENA_PERF_SLOTS}" SKIP_RETURN_CODE 77 TIMEOUT ${_perf_timeout})
-  if(ARENA_PERF_RUN_SERIAL)
-    set_tests_properties(${id}/perf PROPERTIES RUN_SERIAL TRUE)
-  endif()
+    FIXTURES_REQUIRED "${id}/compiled;${id}/correct" SKIP_RETURN_CODE 77 TIMEOUT ${_perf_timeout})
+  arena_timed_test_resources(${id}/perf)
   # ==================================================================== end of gate commands
   if(ARENA_PROFILE)
     _arena_runner_command(${ARENA_SUITE_PROFILE_RUNNER} arena-profile profile_cmd)
@@ -519,7 +540,7 @@ function(_arena_add_task id)
   if(ARENA_SELFTEST)
     set(solution_out "${kdir}/solution${ARENA_SUITE_COMPILED_SUFFIX}")
     _arena_add_selftests(${id} LABELS selftest ${category}${_task_labels} CORRECT ${correct_cmd} PERF ${perf_cmd}
-      JUDGE ${judge} PERF_ARGS ${ARENA_SUITE_PERF_ARGS} ORACLE_CHECK ${ARENA_SUITE_ORACLE_CHECK} "${ARENA_SUITE_ORACLE_CHECK_KERNEL}"
+      JUDGE ${judge} ORACLE_CACHE ${oracle_cache} PERF_ARGS ${ARENA_SUITE_PERF_ARGS} ORACLE_CHECK ${ARENA_SUITE_ORACLE_CHECK} "${ARENA_SUITE_ORACLE_CHECK_KERNEL}"
       COMPILE ${ARENA_SUITE_COMPILE} SOLUTION "${_task_solution}" SOLUTION_OUTPUT "${solution_out}"
       SOLUTION_KERNEL "${ARENA_SUITE_KERNEL_PREFIX}${solution_out}" SPEC "${_task_spec}"
       REFERENCE "${ARENA_SUITE_REFERENCE}")

@@ -205,6 +205,7 @@ struct CorrectResult {
   double max_abs_err = schema_detail::kNaN, max_rel_err = schema_detail::kNaN;  // worst over every comparison
   nlohmann::json workers;               // each side's worker and confinement facts
   std::string process_model;
+  nlohmann::json oracle_cache;          // the host oracle's cache: dir, hits, computed, rejected
 
   template <class Self, class Visit>
   static void fields(Self& r, Visit& f) {
@@ -212,7 +213,7 @@ struct CorrectResult {
     ARENA_EACH_FIELD(f.when_set, r, candidate, oracle, fuzz_seed, device);
     ARENA_EACH_FIELD(f.optional, r, configs);
     ARENA_EACH_FIELD(f.when_set, r, passed_configs, total_configs, seconds, max_abs_err, max_rel_err, workers,
-                     process_model);
+                     process_model, oracle_cache);
   }
 };
 

@@ -14,7 +14,8 @@ def use_harness_device():
     Triton launches are on that device, not on device 0."""
     dev = 0
     if int(os.environ.get("CTEST_RESOURCE_GROUP_COUNT", "0") or 0) > 0:
-        alloc = os.environ.get("CTEST_RESOURCE_GROUP_0_GPUS", "")  # "id:1,slots:4"
+        alloc = os.environ.get("CTEST_RESOURCE_GROUP_0_GPUS",  # "id:1,slots:4"
+                               os.environ.get("CTEST_RESOURCE_GROUP_0_PERF_GPUS", ""))  # a shared perf slot
         if alloc.startswith("id:"):
             dev = int(alloc[3:].split(",")[0])
     elif os.environ.get("ARENA_DEVICE"):

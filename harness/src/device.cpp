@@ -22,6 +22,8 @@ DeviceChoice select_device() {
   }
   if (const char* groups = std::getenv("CTEST_RESOURCE_GROUP_COUNT"); groups && std::atoi(groups) > 0) {
     const char* alloc = std::getenv("CTEST_RESOURCE_GROUP_0_GPUS");  // "id:1,slots:4"
+    // A perf gate under ARENA_PERF_SCHEDULE=shared holds its GPU's perf slot instead.
+    if (!alloc) alloc = std::getenv("CTEST_RESOURCE_GROUP_0_PERF_GPUS");
     if (alloc && std::strncmp(alloc, "id:", 3) == 0) c.id = std::atoi(alloc + 3);
   } else if (const char* dev = std::getenv("ARENA_DEVICE")) {
     c.id = std::atoi(dev);

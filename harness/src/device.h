@@ -25,7 +25,8 @@ struct DeviceChoice {
   arena_device_info info{};
 };
 
-// Picks the GPU CTest allocated (CTEST_RESOURCE_GROUP_0_GPUS=id:N,slots:K), or ARENA_DEVICE,
+// Picks the GPU CTest allocated (CTEST_RESOURCE_GROUP_0_GPUS=id:N,slots:K, or _PERF_GPUS for
+// a perf gate that holds a GPU's perf slot), or ARENA_DEVICE,
 // or 0; reports unavailability instead of throwing so runners can exit with 77.
 DeviceChoice select_device();
 

@@ -6,11 +6,15 @@
 // (reference.cpp in double precision, else the baseline, itself in workers), inputs verified
 // unchanged, and a second launch on other buffers with other poison that must agree too.
 // One GoogleTest test per configuration; the full result goes to --result as JSON.
+// The oracle's outputs are kept in --oracle-cache (oracle_cache.h); --only oracle fills it
+// for every configuration and trial without a device or a candidate.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <future>
 #include <map>
 #include <string_view>
@@ -25,6 +29,7 @@
 #include "inputs.h"
 #include "kernel_library.h"
 #include "launch.h"
+#include "oracle_cache.h"
 #include "side.h"
 #include "runner_options.h"
 #include "task_spec.h"
@@ -49,6 +54,9 @@ struct Gate {
   std::unique_ptr<GateWorkers> workers;
   std::unique_ptr<Side> candidate, baseline;  // the baseline is used where there is no oracle
   std::optional<ReferenceLibrary> reference;
+  std::unique_ptr<OracleCache> oracle_cache;
+  std::string spec_hash, oracle_id;  // parts of every oracle cache key
+  size_t fixed_configs = 0;          // configurations before the generated (fuzz) ones
   std::unique_ptr<Stream> stream;
   int trials = 3;
   double timeout_s = 10;
@@ -77,15 +85,80 @@ uint32_t config_stream_id(const Gate& g, size_t index) {
   return base + static_cast<uint32_t>(index);
 }
 
-TrialData prepare_trial(const Gate& g, const Config& c, const StreamKey& key, const TrialPlan& plan) {
+std::string hex64(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// Everything the oracle's outputs for (configuration `index`, `trial`) depend on. The
+// inputs' digest is part of it, so a change in how inputs are drawn can never reuse outputs.
+OracleKey oracle_key(const Gate& g, size_t index, int trial, const HostData& host) {
+  const Config& c = g.configs[index];
+  const bool generated = index >= g.fixed_configs;
+  OracleKey k;
+  k.add("entry", std::string("arena-correct oracle outputs"))
+      .add("task", g.task.suite + "/" + g.task.name)
+      .add("spec", g.spec_hash)
+      .add("oracle", g.oracle_id)
+      .add("set", g.set)
+      .add("config", static_cast<uint64_t>(index))
+      .add("label", c.label)
+      .add("params", c.describe())
+      .add("ints", hash_bytes(c.ints.data(), c.ints.size() * sizeof(int64_t)))
+      .add("floats", hash_bytes(c.floats.data(), c.floats.size() * sizeof(double)))
+      .add("fuzz_seed", generated && g.result.fuzz_seed ? *g.result.fuzz_seed : 0)
+      .add("trial", static_cast<uint64_t>(trial));
+  uint64_t inputs = 0;
+  for (size_t i = 0; i < g.task.tensors.size(); ++i) {
+    const auto& b = host.bytes[i];
+    inputs = hash_bytes(b.data(), b.size(), inputs ^ (static_cast<uint64_t>(host.numel[i]) << 8 ^ i));
+  }
+  k.add("inputs", inputs);
+  return k;
+}
+
+TrialData prepare_trial(const Gate& g, size_t index, const StreamKey& key, const TrialPlan& plan) {
   TrialData d;
+  const Config& c = g.configs[index];
   d.host = draw_inputs(g.task, c, key, plan);
   if (g.reference) {
-    d.expected = run_reference(g.task, c, d.host, *g.reference);
-    for (size_t i = 0; i < g.task.tensors.size(); ++i)
-      if (!g.task.tensors[i].writes()) d.expected[i] = {};  // only outputs are needed
+    d.expected = g.oracle_cache->get(oracle_key(g, index, plan.index, d.host), [&] {
+      auto all = run_reference(g.task, c, d.host, *g.reference);
+      for (size_t i = 0; i < g.task.tensors.size(); ++i)
+        if (!g.task.tensors[i].writes()) all[i] = {};  // only outputs are needed
+      return all;
+    });
+    if (d.expected.size() != g.task.tensors.size())
+      throw std::runtime_error("the oracle's outputs have " + std::to_string(d.expected.size()) + " tensors, the task " +
+                               std::to_string(g.task.tensors.size()));
   }
   return d;
+}
+
+// The oracle's identity for the cache key: the library's bytes, or for a Python oracle
+// ("py:<kind>:<mode>:<task folder>") the spec, the task folder's and the Python host's sources.
+std::string oracle_identity(const std::string& spec, const std::string& py_host) {
+  namespace fs = std::filesystem;
+  bool ok = false;
+  if (!is_python_spec(spec)) {
+    uint64_t h = hash_file(spec, &ok);
+    if (!ok) throw std::runtime_error("cannot read the oracle " + spec);
+    return "library " + hex64(h);
+  }
+  std::string id = spec;
+  auto add_sources = [&](const fs::path& dir) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) return;
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      if (e.path().extension() == ".py") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) id += " " + f.filename().string() + ":" + hex64(hash_file(f));
+  };
+  add_sources(spec.substr(spec.rfind(':') + 1));
+  if (!py_host.empty()) add_sources(fs::path(py_host).parent_path());
+  return id;
 }
 
 // Records `side`'s launch for `c` (once per configuration) on buffers of its own holding
@@ -183,8 +256,7 @@ std::vector<std::future<TrialData>> start_trials(const Gate& g, size_t index) {
   for (int trial = 0; trial < g.trials; ++trial) {
     StreamKey key{hash_name(g.task.suite + "/" + g.task.name), config_stream_id(g, index),
                   static_cast<uint32_t>(trial), 0};
-    out.push_back(std::async(std::launch::async, prepare_trial, std::cref(g), std::cref(g.configs[index]), key,
-                             trial_plan(trial)));
+    out.push_back(std::async(std::launch::async, prepare_trial, std::cref(g), index, key, trial_plan(trial)));
   }
   return out;
 }
@@ -269,6 +341,46 @@ CorrectConfig check_config(Gate& g, size_t index) {
 
 void finish(Gate& g, int rc, double secs);
 
+// The cache's counts, in the result and the gate's output.
+json oracle_cache_facts(const Gate& g) {
+  const OracleCacheStats& s = g.oracle_cache->stats();
+  return {{"dir", g.oracle_cache->dir().string()}, {"hits", s.hits.load()}, {"computed", s.computed.load()},
+          {"rejected", s.rejected.load()}, {"not_kept", s.not_kept.load()}};
+}
+
+void print_oracle_cache(const Gate& g) {
+  const OracleCacheStats& s = g.oracle_cache->stats();
+  std::printf("oracle cache: %d hit(s), %d computed, %d rejected, %d not kept%s%s\n", s.hits.load(),
+              s.computed.load(), s.rejected.load(), s.not_kept.load(),
+              g.oracle_cache->enabled() ? " in " : " (no cache folder)",
+              g.oracle_cache->dir().string().c_str());
+}
+
+// The oracle cache of this gate (--oracle-cache, --oracle-cache-budget-mb; no folder: none).
+void setup_oracle_cache(Gate& g, const RunnerOptions& opt) {
+  g.spec_hash = hex64(hash_file(g.task.file));
+  g.oracle_id = oracle_identity(opt.get("reference"), opt.get("py-host"));
+  OracleCachePolicy policy;
+  policy.budget_bytes = static_cast<uint64_t>(opt.number("oracle-cache-budget-mb", 0)) << 20;
+  g.oracle_cache = std::make_unique<OracleCache>(
+      opt.get("oracle-cache"),
+      [](const std::string& line) {
+        std::printf("%s\n", line.c_str());
+        std::fflush(stdout);
+      },
+      policy);
+  g.oracle_cache->set_folder(g.task.suite + "/" + g.task.name);
+}
+
+// --only oracle: the oracle's outputs for every configuration and trial of the set, into the
+// cache; no device, no workers, no candidate.
+int fill_oracle_cache(Gate& g) {
+  for (size_t i = 0; i < g.configs.size(); ++i)
+    for (auto& f : start_trials(g, i)) f.get();
+  print_oracle_cache(g);
+  return 0;
+}
+
 class ConfigTest : public ::testing::Test {
  public:
   explicit ConfigTest(size_t index) : index_(index) {}
@@ -307,10 +419,15 @@ int arena_correct_main(int argc, char** argv) {
   Gate g;
   try {
     std::vector<std::string> known = {"task", "candidate", "baseline", "reference", "set", "fuzz-seed", "result",
-                                      "trials", "kernel-timeout-s"};
+                                      "trials", "kernel-timeout-s", "oracle-cache", "oracle-cache-budget-mb", "only"};
     known.insert(known.end(), kWorkerOptionNames.begin(), kWorkerOptionNames.end());
     RunnerOptions opt(argc, argv, known);
-    g.result_path = opt.require("result");
+    const bool oracle_only = opt.has("only");
+    if (oracle_only && opt.get("only") != "oracle")
+      throw std::invalid_argument("--only takes 'oracle' (fill the oracle cache), not '" + opt.get("only") + "'");
+    if (oracle_only && !opt.has("reference"))
+      throw std::invalid_argument("--only oracle needs --reference (the host oracle whose outputs are cached)");
+    g.result_path = oracle_only ? opt.get("result") : opt.require("result");
     g.set = opt.get("set", "seen");
     if (g.set != "seen" && g.set != "unseen" && g.set != "all")
       throw std::invalid_argument("--set must be seen, unseen or all");
@@ -320,27 +437,35 @@ int arena_correct_main(int argc, char** argv) {
     g.result.header.gate = "correct_" + g.set;
     g.result.header.task = g.task.suite + "/" + g.task.name;
     g.result.header.started = utc_now();
-    g.result.candidate = opt.require("candidate");
+    g.result.candidate = oracle_only ? opt.get("candidate") : opt.require("candidate");
     // The seed of the generated configurations, recorded so that shards of one run can be told
     // from different runs (every correctness gate of a build is given the same one).
     if (opt.has("fuzz-seed") || g.set != "seen")
       g.result.fuzz_seed = static_cast<uint64_t>(opt.number("fuzz-seed", 1));
     if (g.set == "seen") {
       g.configs = g.task.seen;
+      g.fixed_configs = g.configs.size();
     } else {
       if (g.set == "all") g.configs = g.task.seen;  // task validation: every configuration
       g.configs.insert(g.configs.end(), g.task.unseen.begin(), g.task.unseen.end());
+      g.fixed_configs = g.configs.size();
       auto fuzz = generate_fuzz_configs(g.task, *g.result.fuzz_seed);
       g.configs.insert(g.configs.end(), fuzz.begin(), fuzz.end());
     }
     g.result.oracle = opt.has("reference") ? "reference" : "baseline";
+    const std::string task_file = g.task.file.string();
+    if (oracle_only) {
+      setup_oracle_cache(g, opt);
+      g.reference = ReferenceLibrary::load(opt.get("reference"), task_file);
+      return fill_oracle_cache(g);
+    }
 
     DeviceChoice dev = select_device();
     if (!dev.available) skip_gate(dev.why + " (this gate needs a GPU)", g.result_path, json(g.result));
     g.result.device = device_facts(dev.info, dev.id);
     std::printf("device %d: %s (%s)\n", dev.id, dev.info.name, dev.info.arch);
+    if (opt.has("reference")) setup_oracle_cache(g, opt);
 
-    const std::string task_file = g.task.file.string();
     g.workers = std::make_unique<GateWorkers>(opt, g.task, dev);
     g.candidate = g.workers->side("candidate", opt.require("candidate"), false);
     if (opt.has("reference")) g.reference = ReferenceLibrary::load(opt.get("reference"), task_file);
@@ -389,6 +514,10 @@ void finish(Gate& g, int rc, double secs) {
   g.result.max_rel_err = g.worst_rel;
   g.result.workers = {{"candidate", g.candidate->describe()}};
   if (g.baseline) g.result.workers["baseline"] = g.baseline->describe();
+  if (g.oracle_cache) {
+    g.result.oracle_cache = oracle_cache_facts(g);
+    print_oracle_cache(g);
+  }
   g.result.process_model = "the judge (this process) never loads candidate code; workers launch it on its buffers";
   write_json_atomic(g.result_path, g.result);
   std::printf("%s: %d of %zu configuration(s) passed, %d trial(s) each; worst max abs err %.3g, max rel err %.3g\n",

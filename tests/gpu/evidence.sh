@@ -11,12 +11,18 @@
 #   tests/gpu/evidence.sh scale [regex]         A/A on GPU 0 alone, then on every GPU: wall times, GPU per gate
 #   tests/gpu/evidence.sh timing [regex]        the suite with the expert solutions at default settings, as
 #                                               the main job runs it: where the time goes (suite_timing.py)
+#   tests/gpu/evidence.sh speed [regex]         the same twice on one build: first with an empty oracle
+#                                               cache, then again after damaging two entries (the repeat
+#                                               computes only those two and what was not kept); wall
+#                                               times, oracle cache counts, verdicts compared
 #   tests/gpu/evidence.sh profile <task> [I]    profile.sh's report for <suite>/<task>: solution vs baseline
 #   tests/gpu/evidence.sh sandbox               the scripted agent cases (label agents), sandbox probe on the GPU
 #
 # SUITE (default hip2hip) picks the suite, BUDGET the perf budget per gate in seconds, JOBS
-# the ctest parallelism of scale (default 8) and timing (default: all cores), SPECS the
-# resource spec files scale runs with (default: GPU 0 alone, then every GPU).
+# the ctest parallelism of scale (default 8), aa (default 4) and timing and speed (default: all
+# cores), SPECS the resource spec files scale runs with (default: GPU 0 alone, then every GPU),
+# SCHEDULE the perf gates' ARENA_PERF_SCHEDULE (default exclusive), SLOTS ARENA_PERF_SLOTS
+# (default: configure's, from the cores).
 # Logs and result JSON go to $OUT (or ./gpu-evidence). Tools the machine lacks (bwrap) are
 # taken from .deps/usr/bin when tests/gpu/prepare-deps.sh filled it.
 set -uo pipefail
@@ -42,7 +48,25 @@ suite=${SUITE:-hip2hip}
 configure() {  # candidate [fallback]
   cmake -S . -B $build -DARENA_HIP_PLATFORM=nvidia "-DARENA_SUITES=$suite" -DARENA_BUILD_FRAMEWORK_TESTS=OFF \
     ${BUDGET:+-DARENA_PERF_BUDGET_S=$BUDGET} -DARENA_TASKS_DIR="${ARENA_TASKS_DIR:-$PWD/tasks}" -DARENA_CANDIDATE="$1" -DARENA_CANDIDATE_FALLBACK="${2:-none}" \
-    -DARENA_PERF_RUN_SERIAL="${RUN_SERIAL:-ON}" >>"$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
+    -DARENA_PERF_SCHEDULE="${SCHEDULE:-exclusive}" ${SLOTS:+-DARENA_PERF_SLOTS=$SLOTS} \
+    >>"$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
+  grep -E "^ARENA_PERF_(SLOTS|SCHEDULE):" $build/CMakeCache.txt
+}
+
+# The oracle cache's counts over the correctness gates' results (correct_*.json).
+oracle_cache_counts() {
+  python3 - "$build" <<'PY'
+import glob, json, sys
+n = {"gates": 0, "hits": 0, "computed": 0, "rejected": 0, "not_kept": 0}
+for f in glob.glob(f"{sys.argv[1]}/arena/results/*/*/correct_*.json"):
+    c = json.load(open(f)).get("oracle_cache")
+    if c:
+        n["gates"] += 1
+        for k in ("hits", "computed", "rejected", "not_kept"):
+            n[k] += c.get(k, 0)
+print("oracle cache over {gates} correctness gates: {hits} hit(s), {computed} computed, {rejected} rejected, "
+      "{not_kept} not kept".format(**n))
+PY
 }
 
 # ctest without -V, each line stamped with the time it was printed: suite_timing.py's input.
@@ -113,12 +137,12 @@ case ${1:-} in
     ;;
   aa)
     configure baseline
-    run_ctest aa -L "^$suite\$" ${2:+-R "$2"} -j 4
+    run_ctest aa -L "^$suite\$" ${2:+-R "$2"} -j "${JOBS:-4}"
     grep -hE "overall: speedup" "$out/ctest-aa.log"
     ;;
   scale)  # perf gates may run at once on different GPUs (never two on one: they take all its slots)
-    RUN_SERIAL=OFF configure baseline
-    python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['local'][0]['gpus']=r['local'][0]['gpus'][:1]; json.dump(r,open(sys.argv[2],'w'))" \
+    configure baseline
+    python3 -c "import json,sys; r=json.load(open(sys.argv[1])); l=r['local'][0]; [l.__setitem__(k, l[k][:1]) for k in l]; json.dump(r,open(sys.argv[2],'w'))" \
       $build/arena_resources.json $build/arena_resources_gpu0.json
     for spec in ${SPECS:-arena_resources_gpu0.json arena_resources.json}; do
       rm -rf $build/arena/results $build/Testing
@@ -141,6 +165,58 @@ PY
     echo "== exit $?"
     python3 tests/gpu/suite_timing.py "$out/ctest-timing.log" $build/arena/results
     grep -E "\*\*\*" "$out/ctest-timing.log" | head -20
+    ;;
+  speed)  # the suite with the solutions, first run (oracle cache emptied) and a repeat on the same build
+    configure solution
+    cmake --build $build --parallel "$jobs" >>"$out/build.log" 2>&1 || { grep -B2 -A8 error "$out/build.log" | head -40; exit 1; }
+    rm -rf $build/arena/oracle_cache
+    for run in first repeat; do
+      rm -rf $build/arena/results $build/Testing
+      t0=$(date +%s.%N)
+      stamped_ctest "$out/ctest-speed-$run.log" -T Test -L "^$suite\$" ${2:+-R "$2"} --resource-spec-file arena_resources.json -j "${JOBS:-$jobs}"
+      rc=$?
+      echo "== speed $run: exit $rc, wall $(awk "BEGIN{print $(date +%s.%N) - $t0}") s"
+      python3 tests/gpu/suite_timing.py "$out/ctest-speed-$run.log" $build/arena/results
+      oracle_cache_counts
+      grep -E "\*\*\*" "$out/ctest-speed-$run.log" | head -20
+      tar -C $build -czf "$out/results-speed-$run.tgz" arena/results Testing
+      [ $run = first ] || continue
+      rm -rf "$out/speed-first" && cp -r $build/arena/results "$out/speed-first"
+      # Two damaged entries the repeat must reject and recompute (its count of rejected: 2).
+      mapfile -t damaged < <(find $build/arena/oracle_cache -name '*.oracle' | sort | head -2)
+      [ ${#damaged[@]} = 2 ] && python3 - "${damaged[@]}" <<'PY'
+import os, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(-9, os.SEEK_END)
+    b = f.read(1)
+    f.seek(-9, os.SEEK_END)
+    f.write(bytes([b[0] ^ 0x01]))
+os.truncate(sys.argv[2], os.path.getsize(sys.argv[2]) - 8)
+print("damaged for the repeat:", *sys.argv[1:])
+PY
+    done
+    du -sh $build/arena/oracle_cache
+    # The repeat's verdicts and errors must be the first run's: the cached oracle is the same oracle.
+    python3 - "$out/speed-first" $build/arena/results <<'PY'
+import glob, json, os, sys
+first, repeat = sys.argv[1:3]
+same, differ = 0, []
+for f in sorted(glob.glob(f"{first}/*/*/correct_*.json")):
+    g = os.path.join(repeat, os.path.relpath(f, first))
+    a = json.load(open(f))
+    b = json.load(open(g)) if os.path.exists(g) else {}
+    # Verdicts must match; errors match too unless the kernel itself is not deterministic (atomics).
+    keys = ("status", "passed_configs", "total_configs", "max_abs_err", "max_rel_err")
+    changed = [f"{k} {a.get(k)} vs {b.get(k)}" for k in keys if a.get(k) != b.get(k)]
+    if not changed:
+        same += 1
+    else:
+        verdict = any(k in c for c in changed for k in keys[:3])
+        differ.append(("DIFFERENT VERDICT " if verdict else "errors differ ") + os.path.relpath(f, first) + ": " + ", ".join(changed))
+print(f"repeat vs first: {same} correctness gates identical, {len(differ)} not")
+for d in differ:
+    print("  " + d)
+PY
     ;;
   profile)  # what ./profile.sh prints in a workspace, for the expert solution
     configure solution
@@ -171,7 +247,7 @@ PY
     cmake -S . -B $build -DARENA_AGENT= >>"$out/configure.log" 2>&1
     ;;
   *)
-    echo "usage: $0 build | suite <candidate> | case <name> | mixed <name> | agent <name> | selftest [regex] | aa [regex] | scale [regex] | timing [regex] | profile <task> [I] | sandbox" >&2
+    echo "usage: $0 build | suite <candidate> | case <name> | mixed <name> | agent <name> | selftest [regex] | aa [regex] | scale [regex] | timing [regex] | speed [regex] | profile <task> [I] | sandbox" >&2
     exit 2
     ;;
 esac

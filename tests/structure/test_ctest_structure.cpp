@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -36,6 +37,7 @@ json show_only() {
 struct TestInfo {
   std::set<std::string> labels, fixtures_setup, fixtures_required;
   std::string resource_groups;
+  std::vector<std::pair<std::string, int>> requirements;  // (resource type, slots), every group
   bool skip77 = false, run_serial = false;
   double timeout = 0;
   std::vector<std::string> command;
@@ -57,7 +59,11 @@ std::map<std::string, TestInfo> tests_by_name() {
       if (name == "LABELS") info.labels = as_set(p["value"]);
       if (name == "FIXTURES_SETUP") info.fixtures_setup = as_set(p["value"]);
       if (name == "FIXTURES_REQUIRED") info.fixtures_required = as_set(p["value"]);
-      if (name == "RESOURCE_GROUPS") info.resource_groups = p["value"].dump();
+      if (name == "RESOURCE_GROUPS") {
+        info.resource_groups = p["value"].dump();
+        for (const auto& group : p["value"])
+          for (const auto& r : group["requirements"]) info.requirements.emplace_back(r[".type"], r["slots"].get<int>());
+      }
       if (name == "SKIP_RETURN_CODE") info.skip77 = p["value"].get<int>() == 77;
       if (name == "RUN_SERIAL") info.run_serial = p["value"].get<bool>();
       if (name == "TIMEOUT") info.timeout = p["value"].get<double>();
@@ -143,10 +149,65 @@ TEST(CTestStructure, GpuGatesSkipWithoutADeviceAndClaimAGpu) {
       EXPECT_TRUE(info.skip77) << id << "/" << gate;
       EXPECT_NE(info.resource_groups.find("gpus"), std::string::npos) << id << "/" << gate;
     }
-    // A perf gate takes every slot of its GPU, so nothing shares the device while it times.
+  }
+}
+
+// Scheduling (docs/DESIGN.md, "Scheduling"): a correctness gate takes one slot of a GPU, so
+// ARENA_PERF_SLOTS of them share one; a perf gate holds one GPU by its resource group, not the
+// machine (no RUN_SERIAL unless ARENA_PERF_SCHEDULE=serial): all its slots (exclusive), or
+// its one perf slot beside the correctness gates (shared).
+using Requirements = std::vector<std::pair<std::string, int>>;
+
+Requirements timed_test_requirements() {
+  const std::string schedule = ARENA_PERF_SCHEDULE;
+  if (schedule == "shared") return {{"perf_gpus", 1}};
+  return {{"gpus", std::stoi(ARENA_PERF_SLOTS)}};
+}
+
+TEST(CTestStructure, PerfGatesHoldOneGpuByResourceGroupsNotTheMachine) {
+  auto tests = tests_by_name();
+  const bool serial = std::string(ARENA_PERF_SCHEDULE) == "serial";
+  for (const auto& t : shipped_tasks()) {
+    const std::string id = t.suite + "/" + t.name;
+    for (const char* gate : {"correct_seen", "correct_unseen"}) {
+      EXPECT_EQ(tests[id + "/" + gate].requirements, (Requirements{{"gpus", 1}})) << id << "/" << gate;
+      EXPECT_FALSE(tests[id + "/" + gate].run_serial) << id << "/" << gate;
+    }
     const TestInfo& perf = tests[id + "/perf"];
-    EXPECT_NE(perf.resource_groups.find("\"slots\":" ARENA_PERF_SLOTS), std::string::npos) << perf.resource_groups;
-    EXPECT_TRUE(perf.run_serial);
+    EXPECT_EQ(perf.requirements, timed_test_requirements()) << id << "/perf: " << perf.resource_groups;
+    EXPECT_EQ(perf.run_serial, serial) << id << "/perf (ARENA_PERF_SCHEDULE=" ARENA_PERF_SCHEDULE ")";
+    if (ARENA_SELFTEST && tests.count("selftest/" + id + "/solution_faster")) {
+      const TestInfo& timed = tests["selftest/" + id + "/solution_faster"];
+      EXPECT_EQ(timed.requirements, timed_test_requirements()) << "selftest/" << id << "/solution_faster";
+      EXPECT_EQ(timed.run_serial, serial) << "selftest/" << id << "/solution_faster";
+    }
+  }
+}
+
+// The resource spec configure wrote has what those groups ask for: every GPU with
+// ARENA_PERF_SLOTS slots, and under the shared schedule one perf slot per GPU, same ids.
+TEST(CTestStructure, ResourceSpecGivesEachGpuItsSlots) {
+  std::ifstream is(std::string(ARENA_BINARY_DIR) + "/arena_resources.json");
+  ASSERT_TRUE(is) << "no arena_resources.json in " << ARENA_BINARY_DIR;
+  json spec = json::parse(is);
+  const json& local = spec["local"].at(0);
+  ASSERT_TRUE(local.contains("gpus"));
+  std::vector<std::string> ids;
+  for (const auto& g : local["gpus"]) {
+    EXPECT_EQ(g["slots"].get<int>(), std::stoi(ARENA_PERF_SLOTS)) << g.dump();
+    ids.push_back(g["id"]);
+  }
+  EXPECT_FALSE(ids.empty());
+  if (std::string(ARENA_PERF_SCHEDULE) == "shared") {
+    ASSERT_TRUE(local.contains("perf_gpus"));
+    std::vector<std::string> perf_ids;
+    for (const auto& g : local["perf_gpus"]) {
+      EXPECT_EQ(g["slots"].get<int>(), 1) << g.dump();
+      perf_ids.push_back(g["id"]);
+    }
+    EXPECT_EQ(perf_ids, ids);
+  } else {
+    EXPECT_FALSE(local.contains("perf_gpus")) << "perf_gpus is only for ARENA_PERF_SCHEDULE=shared";
   }
 }
 
@@ -236,6 +297,23 @@ TEST(CTestStructure, GpuGatesStartTheirWorkersConfined) {
         EXPECT_NE(std::find(protect.begin(), protect.end(), dir), protect.end()) << id << ": " << dir << " not protected";
       // The task's own folder tree is protected by the judge itself (gate_workers.cpp).
     }
+}
+
+// The correctness gates keep the oracle's outputs in a folder of the build tree, per task: a
+// folder the workers may not read (it is under a --protect folder) and an agent's sandbox
+// does not show; the perf gate takes no such option.
+TEST(CTestStructure, CorrectnessGatesKeepTheOracleInTheBuildTree) {
+  if (!ARENA_ORACLE_CACHE) GTEST_SKIP() << "configured with ARENA_ORACLE_CACHE=OFF";
+  auto tests = tests_by_name();
+  for (const auto& t : shipped_tasks()) {
+    const std::string id = t.suite + "/" + t.name;
+    for (const char* gate : {"correct_seen", "correct_unseen"}) {
+      const auto& cmd = tests[id + "/" + gate].command;
+      EXPECT_EQ(arg_after(cmd, "--oracle-cache"), std::string(ARENA_BINARY_DIR) + "/arena/oracle_cache") << id << "/" << gate;
+      EXPECT_FALSE(arg_after(cmd, "--oracle-cache-budget-mb").empty()) << id << "/" << gate;
+    }
+    EXPECT_FALSE(has_arg(tests[id + "/perf"].command, "--oracle-cache")) << id << "/perf";
+  }
 }
 
 // torch2hip gates run the same runners through the Python host, with the reference model as
