@@ -1,0 +1,536 @@
+#include "board_site.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <sstream>
+
+#include "format.h"
+
+using json = nlohmann::json;
+
+namespace arena::score {
+
+namespace {
+
+std::string esc(const std::string& s) { return html_escape(s); }
+
+std::string num(double v, const char* f = "%.3f") { return fmt_num(v, f); }
+
+std::string pct(double v) {
+  if (!std::isfinite(v)) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f %%", 100 * v);
+  return b;
+}
+
+std::string interval(const Interval& x) {
+  if (!std::isfinite(x.est)) return "-";
+  return num(x.est) + (std::isfinite(x.low) ? " <small>[" + num(x.low) + ", " + num(x.high) + "]</small>" : "");
+}
+
+// A sortable cell: data-v is what the script sorts by (numbers; "" sorts last).
+std::string cell(const std::string& html, double v) {
+  return "<td data-v=\"" + (std::isfinite(v) ? num(v, "%.6g") : std::string()) + "\">" + html + "</td>";
+}
+std::string cell(const std::string& text) { return "<td data-v=\"" + esc(text) + "\">" + esc(text) + "</td>"; }
+
+std::string file_part(const std::string& s) {
+  std::string o;
+  for (char c : s) o += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' ? c : '_';
+  return o;
+}
+std::string task_page(const std::string& id) {
+  const auto at = id.find('/');
+  return "tasks/" + file_part(id.substr(0, at)) + "__" + file_part(id.substr(at + 1)) + ".html";
+}
+std::string trajectory_page(const BoardRun& r, const std::string& id) {
+  const auto at = id.find('/');
+  return "trajectories/" + r.slug + "__" + file_part(id.substr(0, at)) + "__" + file_part(id.substr(at + 1)) + ".html";
+}
+std::string run_page(const BoardRun& r) { return "runs/" + r.slug + ".html"; }
+std::string agent_label(const BoardRun& r) { return r.agent + (r.model.empty() ? "" : " (" + r.model + ")"); }
+
+std::string page(const std::string& title, const std::string& root, const std::string& body) {
+  std::string nav;
+  for (const auto& [href, name] : std::vector<std::pair<std::string, std::string>>{
+           {"index.html", "Leaderboard"}, {"categories.html", "Categories"}, {"history.html", "History"},
+           {"audit.html", "Audit"}, {"runs.html", "Runs"}})
+    nav += "<a href=\"" + root + href + "\">" + name + "</a> ";
+  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + esc(title) +
+         " - KernelArena board</title>\n<link rel=\"stylesheet\" href=\"" + root +
+         "board.css\">\n<script>window.onerror=function(m,s,l){var e=document.getElementById('js-errors');"
+         "if(e){e.textContent+=m+' ('+s+':'+l+')\\n';e.hidden=false;}};</script>\n</head><body>\n<nav>" + nav +
+         "</nav>\n<pre id=\"js-errors\" hidden></pre>\n<h1>" + esc(title) + "</h1>\n" + body +
+         "\n<script src=\"" + root + "board.js\"></script>\n</body></html>\n";
+}
+
+// Tasks of run r in suite s (and category c unless "all").
+std::vector<const BoardTask*> select(const BoardRun& r, const std::string& s, const std::string& c) {
+  std::vector<const BoardTask*> out;
+  for (const auto& [id, t] : r.tasks)
+    if (t.suite == s && (c == "all" || t.category == c)) out.push_back(&t);
+  return out;
+}
+
+struct Entry {
+  const BoardRun* run;
+  std::string suite, category;
+  EntryMetrics m;
+  int rank = 0;
+};
+
+std::vector<Entry> entries(const std::vector<BoardRun>& runs) {
+  std::vector<Entry> out;
+  for (const auto& r : runs) {
+    std::map<std::string, std::set<std::string>> cats;  // suite -> categories
+    for (const auto& [id, t] : r.tasks) cats[t.suite].insert(t.category);
+    for (const auto& [suite, cs] : cats) {
+      out.push_back({&r, suite, "all", entry_metrics(select(r, suite, "all"))});
+      for (const auto& c : cs) out.push_back({&r, suite, c, entry_metrics(select(r, suite, c))});
+    }
+  }
+  std::map<std::string, std::vector<size_t>> groups;  // suite|category -> entries
+  for (size_t i = 0; i < out.size(); ++i) groups[out[i].suite + "|" + out[i].category].push_back(i);
+  for (const auto& [g, idx] : groups) {
+    std::vector<Interval> xs;
+    for (size_t i : idx) xs.push_back(out[i].m.geomean_all);
+    const auto ranks = interval_ranks(xs);
+    for (size_t k = 0; k < idx.size(); ++k) out[idx[k]].rank = ranks[k];
+  }
+  return out;
+}
+
+json interval_json(const Interval& x) {
+  return {{"estimate", finite_or_null(x.est)}, {"ci95_low", finite_or_null(x.low)}, {"ci95_high", finite_or_null(x.high)}};
+}
+
+std::string select_box(const std::string& id, const std::string& label, const std::set<std::string>& values,
+                       const std::string& first_value, const std::string& first_label) {
+  std::string s = "<label>" + label + " <select id=\"filter-" + id + "\" data-filter=\"" + id + "\"><option value=\"" +
+                  esc(first_value) + "\">" + esc(first_label) + "</option>";
+  for (const auto& v : values)
+    if (v != first_value) s += "<option value=\"" + esc(v) + "\">" + esc(v) + "</option>";
+  return s + "</select></label> ";
+}
+
+std::string leaderboard_page(const std::vector<BoardRun>& runs, const std::vector<Entry>& es,
+                             const std::vector<std::string>& notes) {
+  std::set<std::string> suites, cats, gpus, dates;
+  for (const auto& e : es) suites.insert(e.suite), cats.insert(e.category), gpus.insert(e.run->gpu), dates.insert(e.run->date);
+  std::string b = "<p>" + std::to_string(runs.size()) + " run(s). Ranked within suite and category by the geometric "
+                  "mean speedup over GPU-judged tasks (a task that is not correct counts as 1.0); an entry's rank is "
+                  "1 + the number of entries whose 95 % interval lies wholly above its own, so overlapping intervals "
+                  "share a rank. Click a column to sort.</p>\n<div class=\"filters\">" +
+                  select_box("suite", "Suite", suites, "", "any") + select_box("category", "Category", cats, "all", "all") +
+                  select_box("gpu", "GPU", gpus, "", "any") + select_box("date", "Date", dates, "", "any") +
+                  "</div>\n<table id=\"leaderboard\" class=\"sortable filterable\"><thead><tr>";
+  for (const auto& [key, label] : std::vector<std::pair<std::string, std::string>>{
+           {"rank", "Rank"}, {"agent", "Agent"}, {"suite", "Suite"}, {"category", "Category"}, {"gpu", "GPU"},
+           {"date", "Date"}, {"run", "Run"}, {"tasks", "Tasks"}, {"compile", "Compile"}, {"seen", "Correct seen"},
+           {"unseen", "Correct unseen"}, {"speedup", "Geomean speedup (correct)"}, {"speedup_all", "Geomean, all (ranked)"},
+           {"faster", "FASTER"}, {"peak", "Median peak"}, {"vs", "vs torch.compile"}})
+    b += "<th id=\"th-" + key + "\" data-key=\"" + key + "\">" + label + "</th>";
+  b += "</tr></thead><tbody>\n";
+  for (const auto& e : es) {
+    const auto& m = e.m;
+    const BoardRun& r = *e.run;
+    b += "<tr data-suite=\"" + esc(e.suite) + "\" data-category=\"" + esc(e.category) + "\" data-gpu=\"" + esc(r.gpu) +
+         "\" data-date=\"" + esc(r.date) + "\">" + cell(std::to_string(e.rank), e.rank) +
+         "<td data-v=\"" + esc(agent_label(r)) + "\"><a href=\"history.html#" + esc(file_part(r.agent + "__" + e.suite)) +
+         "\">" + esc(agent_label(r)) + "</a></td>" + cell(e.suite) + cell(e.category) + cell(r.gpu) + cell(r.date) +
+         "<td data-v=\"" + esc(r.run) + "\"><a href=\"" + run_page(r) + "\">" + esc(r.run) + "</a></td>" +
+         cell(std::to_string(m.tasks), m.tasks) + cell(pct(m.compile_rate), m.compile_rate) +
+         cell(pct(m.correct_seen_rate), m.correct_seen_rate) + cell(pct(m.correct_unseen_rate), m.correct_unseen_rate) +
+         cell(interval(m.geomean_correct), m.geomean_correct.est) + cell(interval(m.geomean_all), m.geomean_all.est) +
+         cell(pct(m.faster_rate), m.faster_rate) + cell(pct(m.median_peak), m.median_peak) +
+         cell(interval(m.geomean_vs), m.geomean_vs.est) + "</tr>\n";
+  }
+  b += "</tbody></table>\n<p id=\"row-count\"></p>\n";
+  if (!notes.empty()) {
+    b += "<h2>Merged and dropped</h2><ul>";
+    for (const auto& n : notes) b += "<li>" + esc(n) + "</li>";
+    b += "</ul>";
+  }
+  return page("Leaderboard", "", b);
+}
+
+std::string shares_row(const std::string& what, const VarianceShares& v) {
+  return "<tr><td>" + what + "</td><td>" + pct(v.category) + "</td><td>" + pct(v.agent) + "</td><td>" + pct(v.residual) +
+         "</td><td>" + std::to_string(v.n) + "</td></tr>";
+}
+
+std::string categories_page(const std::vector<BoardRun>& runs) {
+  // Pooled over runs: category x agent.
+  std::map<std::pair<std::string, std::string>, std::vector<const BoardTask*>> cells;
+  std::vector<Observation> correct, speed;
+  for (const auto& r : runs)
+    for (const auto& [id, t] : r.tasks) {
+      cells[{t.category, agent_label(r)}].push_back(&t);
+      if (!t.gpu_judged) continue;
+      correct.push_back({t.category, agent_label(r), t.correct ? 1.0 : 0.0});
+      speed.push_back({t.category, agent_label(r), t.correct && t.speedup > 0 ? std::log(t.speedup) : 0.0});
+    }
+  std::set<std::string> agents, cats;
+  for (const auto& [k, v] : cells) cats.insert(k.first), agents.insert(k.second);
+  std::string b = "<h2>Variance explained</h2><p>Over every GPU-judged task of every run: each factor's sum of squares "
+                  "between its levels over the total (eta squared, each factor alone; with unbalanced data the two "
+                  "overlap, and the rest is 1 minus both). Speedup on the log scale, a task that is not correct counting "
+                  "as 1.0.</p><table id=\"variance\"><thead><tr><th>Outcome</th><th>Category</th><th>Agent</th>"
+                  "<th>Rest</th><th>Observations</th></tr></thead><tbody>" +
+                  shares_row("correct", variance_shares(correct)) + shares_row("log speedup", variance_shares(speed)) +
+                  "</tbody></table>\n<h2>By category and agent</h2><div class=\"filters\">" +
+                  select_box("agent", "Agent", agents, "", "any") + "</div><table id=\"categories\" class=\"sortable "
+                  "filterable\"><thead><tr><th data-key=\"category\">Category</th><th data-key=\"agent\">Agent</th>"
+                  "<th data-key=\"tasks\">Task runs</th><th data-key=\"compile\">Compile</th><th data-key=\"correct\">"
+                  "Correct</th><th data-key=\"speedup_all\">Geomean, all</th><th data-key=\"faster\">FASTER</th>"
+                  "</tr></thead><tbody>\n";
+  for (const auto& [k, ts] : cells) {
+    const EntryMetrics m = entry_metrics(ts);
+    b += "<tr data-agent=\"" + esc(k.second) + "\">" + cell(k.first) + cell(k.second) + cell(std::to_string(m.tasks), m.tasks) +
+         cell(pct(m.compile_rate), m.compile_rate) + cell(pct(m.correct_rate), m.correct_rate) +
+         cell(interval(m.geomean_all), m.geomean_all.est) + cell(pct(m.faster_rate), m.faster_rate) + "</tr>\n";
+  }
+  return page("Categories", "", b + "</tbody></table>");
+}
+
+// An SVG line chart of one agent and suite over its runs: geomean speedup (all) and correct rate.
+std::string history_chart(const std::vector<std::pair<std::string, EntryMetrics>>& points) {
+  const int w = 520, h = 200, pad = 36;
+  double top = 1;
+  for (const auto& [label, m] : points)
+    if (std::isfinite(m.geomean_all.high)) top = std::max(top, m.geomean_all.high);
+  top *= 1.1;
+  auto x = [&](size_t i) { return pad + (points.size() < 2 ? (w - 2 * pad) / 2.0 : i * (w - 2.0 * pad) / (points.size() - 1)); };
+  auto y = [&](double v, double max) { return h - pad - v / max * (h - 2 * pad); };
+  char buf[256];
+  std::string svg = "<svg class=\"chart\" viewBox=\"0 0 " + std::to_string(w) + " " + std::to_string(h) +
+                    "\" width=\"" + std::to_string(w) + "\" height=\"" + std::to_string(h) + "\" role=\"img\">";
+  std::snprintf(buf, sizeof buf, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"axis\"/>", pad, h - pad, w - pad, h - pad);
+  svg += buf;
+  std::snprintf(buf, sizeof buf, "<text x=\"2\" y=\"%.1f\">%.2fx</text><text x=\"2\" y=\"%.1f\">1x</text>", y(top, top) + 4,
+                top, y(1, top) + 4);
+  svg += buf;
+  std::string speed, correct;
+  for (size_t i = 0; i < points.size(); ++i) {
+    const auto& m = points[i].second;
+    if (std::isfinite(m.geomean_all.est)) {
+      std::snprintf(buf, sizeof buf, "%.1f,%.1f ", x(i), y(m.geomean_all.est, top));
+      speed += buf;
+      std::snprintf(buf, sizeof buf, "<line class=\"ci\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", x(i),
+                    y(m.geomean_all.low, top), x(i), y(m.geomean_all.high, top));
+      svg += buf;
+    }
+    if (std::isfinite(m.correct_rate)) {
+      std::snprintf(buf, sizeof buf, "%.1f,%.1f ", x(i), y(m.correct_rate, 1.0));
+      correct += buf;
+    }
+    std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%d\" class=\"tick\">", x(i) - 20, h - pad + 16);
+    svg += buf + esc(points[i].first.substr(0, 14)) + "</text>";
+  }
+  svg += "<polyline class=\"speedup\" points=\"" + speed + "\"/><polyline class=\"correct\" points=\"" + correct + "\"/>";
+  return svg + "</svg><p class=\"legend\"><span class=\"speedup\">&#9632;</span> geomean speedup, all tasks (with 95 % "
+               "interval) <span class=\"correct\">&#9632;</span> correct rate (0 to 100 % of the height)</p>";
+}
+
+std::string history_page(const std::vector<BoardRun>& runs) {
+  std::map<std::pair<std::string, std::string>, std::vector<const BoardRun*>> series;  // (agent, suite) -> runs in time order
+  for (const auto& r : runs) {
+    std::set<std::string> suites;
+    for (const auto& [id, t] : r.tasks) suites.insert(t.suite);
+    for (const auto& s : suites) series[{r.agent, s}].push_back(&r);
+  }
+  std::string b;
+  for (const auto& [k, rs] : series) {
+    std::vector<std::pair<std::string, EntryMetrics>> points;
+    std::string rows;
+    for (const BoardRun* r : rs) {
+      const EntryMetrics m = entry_metrics(select(*r, k.second, "all"));
+      points.push_back({r->date, m});
+      rows += "<tr><td><a href=\"" + run_page(*r) + "\">" + esc(r->run) + "</a></td><td>" + esc(r->date) + "</td><td>" +
+              esc(r->gpu) + "</td><td>" + std::to_string(m.tasks) + "</td><td>" + pct(m.correct_rate) + "</td><td>" +
+              interval(m.geomean_all) + "</td></tr>";
+    }
+    b += "<section id=\"" + esc(file_part(k.first + "__" + k.second)) + "\"><h2>" + esc(k.first) + " on " + esc(k.second) +
+         "</h2>" + history_chart(points) + "<table><thead><tr><th>Run</th><th>Date</th><th>GPU</th><th>Tasks</th>"
+         "<th>Correct</th><th>Geomean, all</th></tr></thead><tbody>" + rows + "</tbody></table></section>\n";
+  }
+  return page("History", "", b);
+}
+
+std::string audit_page(const std::vector<AuditEntry>& entries, const AuditLimits& limits) {
+  char buf[320];
+  std::snprintf(buf, sizeof buf, "<p>Results that deserve a look: correct speedups above %.3gx, fraction of peak above "
+                "%.0f %%, kept timed samples whose error is above %.3g x the worst the correctness gates saw, and agent "
+                "transcripts naming paths outside the workspace (the build tree, task folders, solutions).</p>",
+                limits.speedup, 100 * limits.peak, limits.kept_error);
+  std::string b = buf;
+  b += "<table id=\"audit\" class=\"sortable\"><thead><tr><th data-key=\"kind\">Kind</th><th data-key=\"task\">Task"
+       "</th><th data-key=\"run\">Run</th><th data-key=\"agent\">Agent</th><th>Detail</th></tr></thead><tbody>\n";
+  for (const auto& e : entries)
+    b += "<tr>" + cell(e.kind) + "<td data-v=\"" + esc(e.task_id) + "\"><a href=\"" + task_page(e.task_id) + "#run-" +
+         esc(e.run_slug) + "\">" + esc(e.task_id) + "</a></td>" + cell(e.run) + cell(e.agent) + "<td>" + esc(e.detail) +
+         "</td></tr>\n";
+  if (entries.empty()) b += "<tr><td colspan=\"5\">nothing to audit</td></tr>";
+  return page("Audit", "", b + "</tbody></table>");
+}
+
+std::string runs_page(const std::vector<BoardRun>& runs) {
+  std::string b = "<table class=\"sortable\"><thead><tr><th data-key=\"run\">Run</th><th data-key=\"agent\">Agent</th>"
+                  "<th data-key=\"date\">Date</th><th data-key=\"gpu\">GPU</th><th>Driver</th><th>Version</th>"
+                  "<th>Hosts</th><th data-key=\"tasks\">Tasks</th><th>From</th></tr></thead><tbody>\n";
+  for (const auto& r : runs) {
+    std::string hosts, files;
+    for (const auto& h : r.hosts) hosts += (hosts.empty() ? "" : ", ") + h;
+    for (const auto& f : r.files) files += esc(f) + "<br>";
+    b += "<tr><td data-v=\"" + esc(r.run) + "\"><a href=\"" + run_page(r) + "\">" + esc(r.run) + "</a></td>" +
+         cell(agent_label(r)) + cell(r.date) + cell(r.gpu) + cell(r.driver) + cell(r.version) + cell(hosts) +
+         cell(std::to_string(r.tasks.size()), r.tasks.size()) + "<td>" + files + "</td></tr>\n";
+  }
+  return page("Runs", "", b + "</tbody></table>");
+}
+
+std::string outcome_class(const std::string& o) {
+  return o == "passed" ? "ok" : o == "skipped" || o == "missing" ? "skip" : "bad";
+}
+
+std::string run_detail_page(const BoardRun& r) {
+  std::string b = "<p>Agent " + esc(agent_label(r)) + ", GPU " + esc(r.gpu.empty() ? "-" : r.gpu) + ", driver " +
+                  esc(r.driver.empty() ? "-" : r.driver) + ", KernelArena " + esc(r.version) + ", " + esc(r.date) +
+                  ".</p>";
+  for (const auto& n : r.notes) b += "<p class=\"note\">" + esc(n) + "</p>";
+  b += "<table class=\"sortable\"><thead><tr><th data-key=\"task\">Task</th><th data-key=\"category\">Category</th>"
+       "<th>Compiled</th><th>Correct</th><th data-key=\"speedup\">Speedup</th><th>Verdict</th><th>Checks</th></tr>"
+       "</thead><tbody>\n";
+  for (const auto& [id, t] : r.tasks) {
+    const size_t checks = t.context.contains("checks") ? t.context["checks"].size() : 0;
+    b += "<tr><td data-v=\"" + esc(id) + "\"><a href=\"../" + task_page(id) + "#run-" + r.slug + "\">" + esc(id) +
+         "</a></td>" + cell(t.category) + cell(t.compiled ? "yes" : "no") + cell(t.correct ? "yes" : "no") +
+         cell(interval({t.speedup, t.ci_low, t.ci_high}), t.speedup) + cell(t.verdict) + "<td><a href=\"../" +
+         trajectory_page(r, id) + "\">" + std::to_string(checks) + " check(s)</a></td></tr>\n";
+  }
+  return page("Run " + r.run, "../", b + "</tbody></table>");
+}
+
+std::string diff_html(const std::string& before, const std::string& after) {
+  const auto d = line_diff(before, after);
+  if (d.empty()) return "<p>too large to compare here</p>";
+  std::string out = "<pre class=\"diff\">";
+  for (const auto& [op, line] : d)
+    out += std::string("<span class=\"") + (op == '+' ? "add" : op == '-' ? "del" : "same") + "\">" + op + " " +
+           esc(line) + "</span>\n";
+  return out + "</pre>";
+}
+
+std::string task_detail_page(const std::string& id, const std::vector<std::pair<const BoardRun*, const BoardTask*>>& uses) {
+  std::string b = "<p>Every run of " + esc(id) + ".</p>";
+  for (const auto& [r, t] : uses) {
+    const json& s = t->score;
+    b += "<section id=\"run-" + r->slug + "\"><h2>Run <a href=\"../" + run_page(*r) + "\">" + esc(r->run) + "</a>: " +
+         esc(agent_label(*r)) + ", " + esc(r->gpu.empty() ? "no GPU" : r->gpu) + ", " + esc(r->date) + "</h2>";
+    b += "<p>Compiled " + std::string(t->compiled ? "yes" : "no") + ", correct " + (t->correct ? "yes" : "no") +
+         ", speedup " + interval({t->speedup, t->ci_low, t->ci_high}) + " " + esc(t->verdict) +
+         " over " + esc(s.value("reference", "baseline")) + (t->vs_name.empty() ? "" : ", vs " + esc(t->vs_name) + " " +
+         interval({t->vs, t->vs_low, t->vs_high})) + ". <a href=\"../" + trajectory_page(*r, id) +
+         "\">The agent's trajectory</a>.</p>";
+    b += "<table class=\"gates\"><thead><tr><th>Gate</th><th>Outcome</th><th>Message</th><th>Time</th></tr></thead><tbody>";
+    if (s.contains("gates") && s["gates"].is_object())
+      for (const auto& [g, v] : s["gates"].items()) {
+        const std::string o = v.value("outcome", "");
+        std::string msg = v.value("detail", "");
+        if (v.contains("configs_passed"))
+          msg += (msg.empty() ? "" : "; ") + v["configs_passed"].dump() + "/" + v.value("configs_total", json()).dump() +
+                 " configurations";
+        if (v.contains("result_problem")) msg += (msg.empty() ? "" : "; ") + v["result_problem"].get<std::string>();
+        b += "<tr><td>" + esc(g) + "</td><td class=\"" + outcome_class(o) + "\">" + esc(o) + "</td><td>" + esc(msg) +
+             "</td><td>" + (v.contains("time_s") ? num(v["time_s"].get<double>(), "%.1f s") : "-") + "</td></tr>";
+      }
+    b += "</tbody></table>";
+    for (const char* k : {"errors", "notes"})
+      if (s.contains(k) && s[k].is_array() && !s[k].empty()) {
+        b += "<ul class=\"" + std::string(k) + "\">";
+        for (const auto& l : s[k]) b += "<li>" + esc(l.is_string() ? l.get<std::string>() : l.dump()) + "</li>";
+        b += "</ul>";
+      }
+    if (s.contains("bottleneck") && s["bottleneck"].is_object() && !s["bottleneck"].empty()) {
+      b += "<p>Profile: ";
+      for (const auto& [side, cls] : s["bottleneck"].items()) b += esc(side) + " " + esc(cls.dump()) + "; ";
+      b += "</p>";
+    }
+    if (s.contains("configs") && s["configs"].is_array() && !s["configs"].empty()) {
+      b += "<table class=\"configs\"><thead><tr><th>Configuration</th><th>Parameters</th><th>Speedup [95 %]</th>"
+           "<th>Verdict</th><th>Peak</th></tr></thead><tbody>";
+      for (const auto& c : s["configs"]) {
+        auto d = [&](const char* k) { return c.contains(k) && c[k].is_number() ? c[k].get<double>() : NAN; };
+        b += "<tr><td>" + esc(c.value("label", "")) + "</td><td>" + esc(c.value("params", "")) + "</td><td>" +
+             interval({d("speedup"), d("ci95_low"), d("ci95_high")}) + "</td><td>" + esc(c.value("verdict", "")) +
+             "</td><td>" + pct(d("fraction_of_peak")) + "</td></tr>";
+      }
+      b += "</tbody></table>";
+    }
+    const std::string cand = t->context.value("candidate_source", ""), start = t->context.value("start_source", "");
+    if (!cand.empty() && !start.empty()) b += "<h3>Candidate against the file it started from</h3>" + diff_html(start, cand);
+    else if (!cand.empty()) b += "<h3>Candidate</h3><pre>" + esc(cand) + "</pre>";
+    else b += "<p>The run kept no candidate source.</p>";
+    b += "</section>\n";
+  }
+  return page(id, "../", b);
+}
+
+std::string trajectory_detail_page(const BoardRun& r, const BoardTask& t) {
+  const json& c = t.context;
+  std::string b = "<p>" + esc(agent_label(r)) + " on <a href=\"../" + task_page(t.id) + "#run-" + r.slug + "\">" +
+                  esc(t.id) + "</a> in run <a href=\"../" + run_page(r) + "\">" + esc(r.run) + "</a>";
+  if (c.contains("agent_status")) b += "; the agent " + esc(c["agent_status"].get<std::string>());
+  b += ". Every call of check.sh and profile.sh in its workspace, as the runner recorded it outside the workspace "
+       "(time received, the candidate's copy, the self-check's results).</p>";
+  const json checks = c.contains("checks") && c["checks"].is_array() ? c["checks"] : json::array();
+  // First correct, best, regressions (a correct check slower than the best before it, or an incorrect one after a correct one).
+  int first_correct = -1, best = -1;
+  double best_speedup = 0;
+  for (size_t i = 0; i < checks.size(); ++i) {
+    const json& k = checks[i];
+    if (k.value("correct", false) && first_correct < 0) first_correct = static_cast<int>(i);
+    const double sp = k.contains("speedup") && k["speedup"].is_number() ? k["speedup"].get<double>() : 0;
+    if (k.value("correct", false) && sp > best_speedup) best_speedup = sp, best = static_cast<int>(i);
+  }
+  if (checks.empty()) {
+    b += c.value("checks_kept", false) ? "<p id=\"no-checks\">The agent ran no check.</p>"
+                                       : "<p id=\"no-checks\">This run kept no check log.</p>";
+  } else {
+    b += "<p>" + std::to_string(checks.size()) + " call(s); first correct: " +
+         (first_correct < 0 ? std::string("none") : "#" + std::to_string(checks[first_correct].value("n", 0))) +
+         "; best: " + (best < 0 ? std::string("none") : "#" + std::to_string(checks[best].value("n", 0)) + " (" +
+                                                        num(best_speedup) + "x)") +
+         ".</p><table id=\"checks\"><thead><tr><th>#</th><th>Received</th><th>After</th><th>Script</th><th>Compiled</th>"
+         "<th>Correct</th><th>Speedup [95 %]</th><th>Verdict</th><th>Candidate</th><th>Mark</th></tr></thead><tbody>\n";
+    bool was_correct = false;
+    double best_so_far = 0;
+    for (size_t i = 0; i < checks.size(); ++i) {
+      const json& k = checks[i];
+      if (k.contains("note")) {
+        b += "<tr class=\"note\"><td colspan=\"10\">" + esc(k["note"].get<std::string>()) + "</td></tr>\n";
+        continue;
+      }
+      auto d = [&](const char* key) { return k.contains(key) && k[key].is_number() ? k[key].get<double>() : NAN; };
+      const bool correct = k.value("correct", false);
+      std::string mark;
+      if (static_cast<int>(i) == first_correct) mark += "first correct ";
+      if (static_cast<int>(i) == best) mark += "best ";
+      if (k.value("script", "") == "check" && was_correct && k.contains("correct") && !correct) mark += "regression (not correct) ";
+      if (correct && best_so_far > 0 && d("speedup") < best_so_far && std::isfinite(d("ci95_high")) &&
+          d("ci95_high") < best_so_far)
+        mark += "regression (slower) ";
+      if (k.contains("problem")) mark += esc(k["problem"].get<std::string>());
+      was_correct |= correct;
+      if (correct && d("speedup") > best_so_far) best_so_far = d("speedup");
+      const std::string correct_cell = !k.contains("correct") ? "-"
+                                       : (correct ? "yes" : "no") + (k.contains("configs_passed")
+                                                                         ? " (" + k["configs_passed"].dump() + "/" +
+                                                                               k.value("configs_total", json()).dump() + ")"
+                                                                         : std::string());
+      b += "<tr class=\"" + std::string(correct ? "ok" : "") + "\"><td>" + std::to_string(k.value("n", 0)) + "</td><td>" +
+           esc(k.value("received", "")) + "</td><td>" + num(d("elapsed_s"), "%.0f s") + "</td><td>" +
+           esc(k.value("script", "")) + " (exit " + (k.contains("exit") ? k["exit"].dump() : "-") + ", " +
+           esc(k.value("stage", "")) + ")</td><td>" + (k.value("compiled", false) ? "yes" : "no") + "</td><td>" +
+           esc(correct_cell) + "</td><td>" + interval({d("speedup"), d("ci95_low"), d("ci95_high")}) + "</td><td>" +
+           esc(k.value("verdict", "")) + "</td><td>" + esc(k.value("candidate_hash", "").substr(0, 8)) + "</td><td>" +
+           mark + "</td></tr>\n";
+    }
+    b += "</tbody></table>";
+  }
+  b += "<p>Final result (the gates): compiled " + std::string(t.compiled ? "yes" : "no") + ", correct " +
+       (t.correct ? "yes" : "no") + ", speedup " + interval({t.speedup, t.ci_low, t.ci_high}) + ".</p>";
+  if (c.contains("outside_reads") && !c["outside_reads"].empty()) {
+    b += "<h2>Transcript lines naming paths outside the workspace</h2><pre class=\"flagged\">";
+    for (const auto& l : c["outside_reads"]) b += esc(l.get<std::string>()) + "\n";
+    b += "</pre>";
+  }
+  if (c.contains("transcript_tail"))
+    b += "<h2>The agent's transcript (its end)</h2><pre class=\"transcript\">" + esc(c["transcript_tail"].get<std::string>()) +
+         "</pre>";
+  return page("Trajectory: " + t.id + " in " + r.run, "../", b);
+}
+
+}  // namespace
+
+std::vector<std::pair<char, std::string>> line_diff(const std::string& before, const std::string& after, size_t max_lines) {
+  auto lines = [](const std::string& s) {
+    std::vector<std::string> v;
+    std::istringstream in(s);
+    for (std::string l; std::getline(in, l);) v.push_back(l);
+    return v;
+  };
+  const auto a = lines(before), b = lines(after);
+  if (a.size() > max_lines || b.size() > max_lines) return {};
+  // Longest common subsequence by dynamic programming; then walk it.
+  std::vector<std::vector<int>> L(a.size() + 1, std::vector<int>(b.size() + 1, 0));
+  for (size_t i = a.size(); i-- > 0;)
+    for (size_t j = b.size(); j-- > 0;) L[i][j] = a[i] == b[j] ? L[i + 1][j + 1] + 1 : std::max(L[i + 1][j], L[i][j + 1]);
+  std::vector<std::pair<char, std::string>> out;
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (i < a.size() && j < b.size() && a[i] == b[j]) out.push_back({' ', a[i]}), ++i, ++j;
+    else if (j < b.size() && (i == a.size() || L[i][j + 1] >= L[i + 1][j])) out.push_back({'+', b[j++]});
+    else out.push_back({'-', a[i++]});
+  }
+  return out;
+}
+
+json leaderboard_json(const std::vector<BoardRun>& runs) {
+  json out = json::array();
+  for (const auto& e : entries(runs)) {
+    const auto& m = e.m;
+    out.push_back({{"run", e.run->run}, {"agent", e.run->agent}, {"model", e.run->model}, {"suite", e.suite},
+                   {"category", e.category}, {"gpu", e.run->gpu}, {"driver", e.run->driver}, {"date", e.run->date},
+                   {"rank", e.rank}, {"tasks", m.tasks}, {"compile_rate", finite_or_null(m.compile_rate)},
+                   {"correct_seen_rate", finite_or_null(m.correct_seen_rate)},
+                   {"correct_unseen_rate", finite_or_null(m.correct_unseen_rate)},
+                   {"correct_rate", finite_or_null(m.correct_rate)}, {"faster_rate", finite_or_null(m.faster_rate)},
+                   {"median_fraction_of_peak", finite_or_null(m.median_peak)},
+                   {"geomean_speedup_correct", interval_json(m.geomean_correct)},
+                   {"geomean_speedup_all", interval_json(m.geomean_all)},
+                   {"geomean_speedup_vs", m.vs_name.empty() ? json(nullptr) : json{{"reference", m.vs_name},
+                                                                                   {"interval", interval_json(m.geomean_vs)}}}});
+  }
+  return out;
+}
+
+std::map<std::string, std::string> render_board(const std::vector<BoardRun>& runs, const std::vector<std::string>& notes,
+                                                const AuditLimits& limits) {
+  std::map<std::string, std::string> files;
+  const auto es = entries(runs);
+  const auto audit = audit_entries(runs, limits);
+  files["index.html"] = leaderboard_page(runs, es, notes);
+  files["categories.html"] = categories_page(runs);
+  files["history.html"] = history_page(runs);
+  files["audit.html"] = audit_page(audit, limits);
+  files["runs.html"] = runs_page(runs);
+  files["board.css"] = kBoardCss;
+  files["board.js"] = kBoardJs;
+  std::map<std::string, std::vector<std::pair<const BoardRun*, const BoardTask*>>> by_task;
+  json runs_json = json::array();
+  for (const auto& r : runs) {
+    files[run_page(r)] = run_detail_page(r);
+    json tasks = json::object();
+    for (const auto& [id, t] : r.tasks) {
+      by_task[id].push_back({&r, &t});
+      files[trajectory_page(r, id)] = trajectory_detail_page(r, t);
+      tasks[id] = {{"score", t.score}, {"context", t.context}, {"category", t.category}};
+    }
+    runs_json.push_back({{"run", r.run}, {"slug", r.slug}, {"agent", r.agent}, {"model", r.model}, {"gpu", r.gpu},
+                         {"driver", r.driver}, {"version", r.version}, {"date", r.date}, {"hosts", r.hosts},
+                         {"files", r.files}, {"notes", r.notes}, {"tasks", tasks}});
+  }
+  for (const auto& [id, uses] : by_task) files[task_page(id)] = task_detail_page(id, uses);
+  json audit_json = json::array();
+  for (const auto& a : audit)
+    audit_json.push_back({{"run", a.run}, {"agent", a.agent}, {"task", a.task_id}, {"kind", a.kind}, {"detail", a.detail},
+                          {"page", task_page(a.task_id)}});
+  files["board.json"] = json{{"tool", "arena-score board"}, {"notes", notes}, {"leaderboard", leaderboard_json(runs)},
+                             {"audit", audit_json}, {"runs", runs_json}}.dump(1) + "\n";
+  return files;
+}
+
+}  // namespace arena::score
