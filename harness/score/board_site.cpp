@@ -268,10 +268,13 @@ std::string audit_page(const std::vector<AuditEntry>& entries, const AuditLimits
   std::string b = buf;
   b += "<table id=\"audit\" class=\"sortable\"><thead><tr><th data-key=\"kind\">Kind</th><th data-key=\"task\">Task"
        "</th><th data-key=\"run\">Run</th><th data-key=\"agent\">Agent</th><th>Detail</th></tr></thead><tbody>\n";
-  for (const auto& e : entries)
-    b += "<tr>" + cell(e.kind) + "<td data-v=\"" + esc(e.task_id) + "\"><a href=\"" + task_page(e.task_id) + "#run-" +
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const AuditEntry& e = entries[i];
+    b += "<tr>" + cell(e.kind) + "<td data-v=\"" + esc(e.task_id) + "\"><a id=\"audit-link-" + std::to_string(i) +
+         "\" href=\"" + task_page(e.task_id) + "#run-" +
          esc(e.run_slug) + "\">" + esc(e.task_id) + "</a></td>" + cell(e.run) + cell(e.agent) + "<td>" + esc(e.detail) +
          "</td></tr>\n";
+  }
   if (entries.empty()) b += "<tr><td colspan=\"5\">nothing to audit</td></tr>";
   return page("Audit", "", b + "</tbody></table>");
 }
@@ -331,7 +334,7 @@ std::string task_detail_page(const std::string& id, const std::vector<std::pair<
          esc(agent_label(*r)) + ", " + esc(r->gpu.empty() ? "no GPU" : r->gpu) + ", " + esc(r->date) + "</h2>";
     b += "<p>Compiled " + std::string(t->compiled ? "yes" : "no") + ", correct " + (t->correct ? "yes" : "no") +
          ", speedup " + interval({t->speedup, t->ci_low, t->ci_high}) + " " + esc(t->verdict) +
-         " over " + esc(s.value("reference", "baseline")) + (t->vs_name.empty() ? "" : ", vs " + esc(t->vs_name) + " " +
+         " over " + esc(s.contains("reference") && s["reference"].is_string() ? s["reference"].get<std::string>() : "baseline") + (t->vs_name.empty() ? "" : ", vs " + esc(t->vs_name) + " " +
          interval({t->vs, t->vs_low, t->vs_high})) + ". <a href=\"../" + trajectory_page(*r, id) +
          "\">The agent's trajectory</a>.</p>";
     b += "<table class=\"gates\"><thead><tr><th>Gate</th><th>Outcome</th><th>Message</th><th>Time</th></tr></thead><tbody>";
@@ -382,7 +385,7 @@ std::string trajectory_detail_page(const BoardRun& r, const BoardTask& t) {
   const json& c = t.context;
   std::string b = "<p>" + esc(agent_label(r)) + " on <a href=\"../" + task_page(t.id) + "#run-" + r.slug + "\">" +
                   esc(t.id) + "</a> in run <a href=\"../" + run_page(r) + "\">" + esc(r.run) + "</a>";
-  if (c.contains("agent_status")) b += "; the agent " + esc(c["agent_status"].get<std::string>());
+  if (c.contains("agent_status") && c["agent_status"].is_string()) b += "; the agent " + esc(c["agent_status"].get<std::string>());
   b += ". Every call of check.sh and profile.sh in its workspace, as the runner recorded it outside the workspace "
        "(time received, the candidate's copy, the self-check's results).</p>";
   const json checks = c.contains("checks") && c["checks"].is_array() ? c["checks"] : json::array();
@@ -472,8 +475,8 @@ std::vector<std::pair<char, std::string>> line_diff(const std::string& before, c
   size_t i = 0, j = 0;
   while (i < a.size() || j < b.size()) {
     if (i < a.size() && j < b.size() && a[i] == b[j]) out.push_back({' ', a[i]}), ++i, ++j;
-    else if (j < b.size() && (i == a.size() || L[i][j + 1] >= L[i + 1][j])) out.push_back({'+', b[j++]});
-    else out.push_back({'-', a[i++]});
+    else if (i < a.size() && (j == b.size() || L[i + 1][j] >= L[i][j + 1])) out.push_back({'-', a[i++]});  // removals first
+    else out.push_back({'+', b[j++]});
   }
   return out;
 }

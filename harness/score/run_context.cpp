@@ -156,8 +156,10 @@ json run_context(const std::map<std::string, GateResult>& gates) {
       const std::string src = read_text(g.compile->source, kSourceLimit);  // where the run kept the source
       if (!src.empty()) t["candidate_source"] = src;
     }
-    if (gate == "agent")
-      for (auto& [k, v] : agent_trail(g).items()) t[k] = v;  // the agent's copy is the one it left
+    if (gate == "agent") {
+      const json trail = agent_trail(g);
+      for (const auto& [k, v] : trail.items()) t[k] = v;  // the agent's copy is the one it left
+    }
   }
   return {{"kernelarena_version", kArenaVersion}, {"tasks", tasks}};
 }
