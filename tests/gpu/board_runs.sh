@@ -49,9 +49,8 @@ for tid, t in runs["board-replay"]["tasks"].items():
 print("FAILED: " + ", ".join(bad) if bad else "every check recorded")
 sys.exit(1 if bad else 0)
 PY
-python3 tests/score/board/check_browser.py "$out/board" "$out/board-browser" || true  # fixture-specific cases may not apply
-for p in index.html "tasks/hip2hip__gemm_f32.html" "trajectories/board-command__hip2hip__gemm_f32.html"; do
-  chromium --headless --no-sandbox --disable-gpu --window-size=1400,900 --virtual-time-budget=3000 \
-    --screenshot="$out/board-$(basename "$p" .html).png" "file://$out/board/$p" >/dev/null 2>&1
-done
-echo "board: $out/board/index.html; screenshots: $out/board-*.png"
+# The pages in Chromium where it is installed (exit 77 otherwise): no script errors, screenshots.
+python3 tests/score/board/check_browser.py "$out/board" "$out/board-browser" --any-board
+rc=$?
+[ $rc = 0 ] || [ $rc = 77 ] || exit 1
+echo "board: $out/board/index.html; screenshots: $out/board-browser/screenshots/"
