@@ -161,17 +161,29 @@ std::string shares_row(const std::string& what, const VarianceShares& v) {
          "</td><td>" + std::to_string(v.n) + "</td></tr>";
 }
 
+// Every GPU-judged task of every run as an observation of correctness (0/1) and of log speedup
+// (0 when not correct), with its category and agent.
+void observations(const std::vector<BoardRun>& runs, std::vector<Observation>* correct, std::vector<Observation>* speed) {
+  for (const auto& r : runs)
+    for (const auto& [id, t] : r.tasks) {
+      if (!t.gpu_judged) continue;
+      correct->push_back({t.category, agent_label(r), t.correct ? 1.0 : 0.0});
+      speed->push_back({t.category, agent_label(r), t.correct && t.speedup > 0 ? std::log(t.speedup) : 0.0});
+    }
+}
+
+json shares_json(const VarianceShares& v) {
+  return {{"category", finite_or_null(v.category)}, {"agent", finite_or_null(v.agent)},
+          {"rest", finite_or_null(v.residual)}, {"observations", v.n}};
+}
+
 std::string categories_page(const std::vector<BoardRun>& runs) {
   // Pooled over runs: category x agent.
   std::map<std::pair<std::string, std::string>, std::vector<const BoardTask*>> cells;
   std::vector<Observation> correct, speed;
+  observations(runs, &correct, &speed);
   for (const auto& r : runs)
-    for (const auto& [id, t] : r.tasks) {
-      cells[{t.category, agent_label(r)}].push_back(&t);
-      if (!t.gpu_judged) continue;
-      correct.push_back({t.category, agent_label(r), t.correct ? 1.0 : 0.0});
-      speed.push_back({t.category, agent_label(r), t.correct && t.speedup > 0 ? std::log(t.speedup) : 0.0});
-    }
+    for (const auto& [id, t] : r.tasks) cells[{t.category, agent_label(r)}].push_back(&t);
   std::set<std::string> agents, cats;
   for (const auto& [k, v] : cells) cats.insert(k.first), agents.insert(k.second);
   std::string b = "<h2>Variance explained</h2><p>Over every GPU-judged task of every run: each factor's sum of squares "
@@ -531,7 +543,12 @@ std::map<std::string, std::string> render_board(const std::vector<BoardRun>& run
   for (const auto& a : audit)
     audit_json.push_back({{"run", a.run}, {"agent", a.agent}, {"task", a.task_id}, {"kind", a.kind}, {"detail", a.detail},
                           {"page", task_page(a.task_id)}});
+  std::vector<Observation> correct, speed;
+  observations(runs, &correct, &speed);
+  const json variance = {{"correct", shares_json(variance_shares(correct))},
+                         {"log_speedup", shares_json(variance_shares(speed))}};
   files["board.json"] = json{{"tool", "arena-score board"}, {"notes", notes}, {"leaderboard", leaderboard_json(runs)},
+                             {"variance", variance},
                              {"audit", audit_json}, {"runs", runs_json}}.dump(1) + "\n";
   return files;
 }

@@ -72,6 +72,31 @@ for want in [("speedup", "hip2hip/gemm_f32", "r1-alpha"), ("peak", "hip2hip/gemm
     check(want in kinds, f"audit lists {want}")
 check(not any(a["run"] == "r2-beta-2" for a in board["audit"]), "the run scored twice is not audited twice")
 
+# Variance shares, worked out here from the runs the board lists (GPU-judged tasks only).
+obs = []
+for r in board["runs"]:
+    label = r["agent"] + (f" ({r['model']})" if r["model"] else "")
+    for t in r["tasks"].values():
+        s = t["score"]
+        judged = any(s["gates"].get(g, {}).get("outcome") not in (None, "skipped", "missing", "not run")
+                     for g in ("correct_seen", "correct_unseen", "perf"))
+        if judged:
+            obs.append((t["category"], label, 1.0 if s["correct"] else 0.0))
+
+
+def eta2(key):
+    mean = sum(o[2] for o in obs) / len(obs)
+    total = sum((o[2] - mean) ** 2 for o in obs)
+    levels = {}
+    for o in obs:
+        levels.setdefault(o[key], []).append(o[2])
+    return sum(len(v) * (sum(v) / len(v) - mean) ** 2 for v in levels.values()) / total
+
+
+v = board["variance"]["correct"]
+check(v["observations"] == len(obs) and abs(v["category"] - eta2(0)) < 1e-9 and abs(v["agent"] - eta2(1)) < 1e-9,
+      f"variance shares of correctness: board {v}, by hand category {eta2(0):.4f} agent {eta2(1):.4f} over {len(obs)}")
+
 # Self-contained: links resolve, nothing from the network.
 pages = []
 for root, _, files in os.walk(site):
