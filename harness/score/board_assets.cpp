@@ -30,6 +30,8 @@ svg.chart polyline { fill: none; stroke-width: 2; }
 svg.chart polyline.speedup, .legend .speedup { stroke: #1f5fa8; color: #1f5fa8; }
 svg.chart polyline.correct, .legend .correct { stroke: #2e8b3a; color: #2e8b3a; }
 svg.chart text { font-size: 10px; fill: #444; }
+svg.chart circle.speedup { fill: #1f5fa8; }
+svg.chart circle.correct { fill: #2e8b3a; }
 section { border-top: 1px solid #ddd; margin-top: 1em; }
 .note { color: #666; }
 )CSS";

@@ -230,6 +230,9 @@ std::string history_chart(const std::vector<std::pair<std::string, EntryMetrics>
     if (std::isfinite(m.geomean_all.est)) {
       std::snprintf(buf, sizeof buf, "%.1f,%.1f ", x(i), y(m.geomean_all.est, top));
       speed += buf;
+      std::snprintf(buf, sizeof buf, "<circle class=\"speedup\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>", x(i),
+                    y(m.geomean_all.est, top));
+      svg += buf;
       std::snprintf(buf, sizeof buf, "<line class=\"ci\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", x(i),
                     y(m.geomean_all.low, top), x(i), y(m.geomean_all.high, top));
       svg += buf;
@@ -237,6 +240,9 @@ std::string history_chart(const std::vector<std::pair<std::string, EntryMetrics>
     if (std::isfinite(m.correct_rate)) {
       std::snprintf(buf, sizeof buf, "%.1f,%.1f ", x(i), y(m.correct_rate, 1.0));
       correct += buf;
+      std::snprintf(buf, sizeof buf, "<circle class=\"correct\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>", x(i),
+                    y(m.correct_rate, 1.0));
+      svg += buf;
     }
     std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%d\" class=\"tick\">", x(i) - 20, h - pad + 16);
     svg += buf + esc(points[i].first.substr(0, 14)) + "</text>";
@@ -334,7 +340,7 @@ std::string diff_html(const std::string& before, const std::string& after) {
   std::string out = "<pre class=\"diff\">";
   for (const auto& [op, line] : d)
     out += std::string("<span class=\"") + (op == '+' ? "add" : op == '-' ? "del" : "same") + "\">" + op + " " +
-           esc(line) + "</span>\n";
+           esc(line) + "</span>";  // each span is a block: no newline between them
   return out + "</pre>";
 }
 
