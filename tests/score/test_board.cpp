@@ -1,7 +1,11 @@
 // The board's aggregation (harness/score/board_*.h): merging and de-duplicating runs, the
 // geometric mean's interval, ranks decided by intervals, the variance shares, entry metrics,
 // the line diff and the transcript check, on inputs small enough to work out by hand.
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 #include <gtest/gtest.h>
 
@@ -148,4 +152,38 @@ TEST(RunContext, TranscriptReadsOutsideTheWorkspace) {
             (std::vector<std::string>{"cat /b/arena/results/hip2hip/gelu/perf.json", "read /src/tasks/hip2hip/gelu/README.md"}));
   // Without a known workspace only task folders and solutions are named.
   EXPECT_EQ(outside_reads("cat /b/arena/results/x\ncat ./solution.hip\n", ""), (std::vector<std::string>{"cat ./solution.hip"}));
+}
+
+TEST(RunContext, ReadsTheAgentsFilesBesideItsResult) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("run_context_" + std::to_string(::getpid())) / "hip2hip" / "gelu";
+  fs::create_directories(dir);
+  auto write = [&](const char* name, const std::string& text) { std::ofstream(dir / name) << text; };
+  write("agent_checks.jsonl", "{\"n\":1,\"script\":\"check\",\"exit\":1,\"stage\":\"correct\"}\nnot json\n"
+                              "{\"n\":2,\"script\":\"check\",\"exit\":0,\"stage\":\"done\",\"speedup\":1.5}\n");
+  write("agent_stdout.log", "editing kernel.hip\ncat /src/tasks/hip2hip/gelu/solution.hip\n");
+  write("agent_start.hip", "old\n");
+  write("agent_candidate.hip", "new\n");
+  std::map<std::string, GateResult> gates;
+  GateResult& agent = gates["hip2hip/gelu/agent"];
+  agent.outcome = Outcome::passed;
+  agent.record.labels = {"hip2hip", "elementwise", "agent"};
+  agent.result_path = (dir / "agent.json").string();
+  agent.agent = arena::AgentResult{};
+  agent.agent->agent = "command";
+  agent.agent->model = "m1";
+  agent.agent->agent_status = "finished";
+  const json c = run_context(gates);
+  fs::remove_all(dir.parent_path().parent_path());
+  EXPECT_EQ(c["kernelarena_version"], kArenaVersion);
+  const json& t = c["tasks"]["hip2hip/gelu"];
+  EXPECT_EQ(t["category"], "elementwise");
+  EXPECT_EQ(t["agent"], "command");
+  EXPECT_EQ(t["model"], "m1");
+  ASSERT_EQ(t["checks"].size(), 2u);  // the line that is not JSON is left out
+  EXPECT_EQ(t["checks"][1]["speedup"], 1.5);
+  EXPECT_EQ(t["start_source"], "old\n");
+  EXPECT_EQ(t["candidate_source"], "new\n");
+  ASSERT_EQ(t["outside_reads"].size(), 1u);
+  EXPECT_EQ(t["outside_reads"][0], "cat /src/tasks/hip2hip/gelu/solution.hip");
 }
