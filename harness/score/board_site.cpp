@@ -460,6 +460,17 @@ std::string trajectory_detail_page(const BoardRun& r, const BoardTask& t) {
            mark + "</td></tr>\n";
     }
     b += "</tbody></table>";
+    // The path to the final kernel: each candidate a check saw, against the one before it.
+    std::string before = c.value("start_source", json("")).is_string() ? c.value("start_source", "") : "";
+    std::string steps;
+    for (const auto& k : checks) {
+      if (!k.contains("source") || !k["source"].is_string()) continue;
+      const std::string now = k["source"].get<std::string>();
+      steps += "<details><summary>check #" + std::to_string(k.value("n", 0)) + (before.empty() ? "" : ": changes") +
+               "</summary>" + (before.empty() ? "<pre>" + esc(now) + "</pre>" : diff_html(before, now)) + "</details>";
+      before = now;
+    }
+    if (!steps.empty()) b += "<h2>What each check compiled</h2>" + steps;
   }
   b += "<p>Final result (the gates): compiled " + std::string(t.compiled ? "yes" : "no") + ", correct " +
        (t.correct ? "yes" : "no") + ", speedup " + interval({t.speedup, t.ci_low, t.ci_high}) + ".</p>";

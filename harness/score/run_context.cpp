@@ -24,6 +24,7 @@ namespace {
 constexpr size_t kSourceLimit = 256 << 10;      // a candidate larger than this is not kept
 constexpr size_t kTranscriptTail = 32 << 10;    // the end of the transcript the board shows
 constexpr size_t kMaxChecks = 2000;
+constexpr size_t kCheckSourcesLimit = 2 << 20;  // the candidates the checks saw, all together
 constexpr size_t kMaxFlagged = 20;
 // "y: all 16777216 matched (max abs 0.00098 at [6113], max rel 0.00049)" (harness/src/compare.h)
 const std::regex kMaxAbs(R"(max abs ([0-9.eE+-]+))");
@@ -76,9 +77,18 @@ json agent_trail(const GateResult& g) {
   const fs::path dir = fs::path(g.result_path).parent_path();
   json checks = json::array();
   std::ifstream in(dir / "agent_checks.jsonl");
+  size_t kept_bytes = 0;
   for (std::string line; std::getline(in, line) && checks.size() < kMaxChecks;) {
     json c = json::parse(line, nullptr, false);
-    if (c.is_object()) checks.push_back(c);
+    if (!c.is_object()) continue;
+    // The candidate as this check saw it, where it changed (the runner's copy: "checks/<n>-<file>").
+    const std::string copy = c.value("candidate_copy", json("")).is_string() ? c.value("candidate_copy", "") : "";
+    if (copy.rfind("checks/", 0) == 0 && copy.find("..") == std::string::npos && kept_bytes < kCheckSourcesLimit &&
+        (checks.empty() || checks.back().value("candidate_copy", json("")) != c["candidate_copy"])) {
+      const std::string src = read_text(dir / "agent_checks" / copy.substr(7), kSourceLimit);
+      if (!src.empty()) c["source"] = src, kept_bytes += src.size();
+    }
+    checks.push_back(c);
   }
   out["checks_kept"] = static_cast<bool>(in) || fs::exists(dir / "agent_checks.jsonl");
   out["checks"] = checks;

@@ -170,7 +170,8 @@ elseif(CASE STREQUAL "probe_hidden_paths")
   expect("check.sh's call recorded as compiled with its exit status (${first})" first_script STREQUAL "check" AND
          first_compiled MATCHES "^(ON|true)$" AND first_rc STREQUAL check_rc)
   expect("profile.sh's call recorded (${second})" second_script STREQUAL "profile")
-  expect("the check log kept beside the published result" EXISTS "${run}.result/agent_checks.jsonl")
+  expect("the check log kept beside the published result, with the candidate the check saw"
+         EXISTS "${run}.result/agent_checks.jsonl" AND EXISTS "${run}.result/agent_checks/001-kernel.hip")
   file(READ "${run}/workspace/profile.log" profile_log)
   file(READ "${run}/workspace/profile.rc" profile_rc)
   string(STRIP "${profile_rc}" profile_rc)

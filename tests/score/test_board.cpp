@@ -159,8 +159,12 @@ TEST(RunContext, ReadsTheAgentsFilesBesideItsResult) {
   const fs::path dir = fs::temp_directory_path() / ("run_context_" + std::to_string(::getpid())) / "hip2hip" / "gelu";
   fs::create_directories(dir);
   auto write = [&](const char* name, const std::string& text) { std::ofstream(dir / name) << text; };
-  write("agent_checks.jsonl", "{\"n\":1,\"script\":\"check\",\"exit\":1,\"stage\":\"correct\"}\nnot json\n"
-                              "{\"n\":2,\"script\":\"check\",\"exit\":0,\"stage\":\"done\",\"speedup\":1.5}\n");
+  write("agent_checks.jsonl", "{\"n\":1,\"script\":\"check\",\"exit\":1,\"stage\":\"correct\","
+                              "\"candidate_copy\":\"checks/001-kernel.hip\"}\nnot json\n"
+                              "{\"n\":2,\"script\":\"check\",\"exit\":0,\"stage\":\"done\",\"speedup\":1.5,"
+                              "\"candidate_copy\":\"checks/001-kernel.hip\"}\n");
+  fs::create_directories(dir / "agent_checks");
+  write("agent_checks/001-kernel.hip", "first try\n");
   write("agent_stdout.log", "editing kernel.hip\ncat /src/tasks/hip2hip/gelu/solution.hip\n");
   write("agent_start.hip", "old\n");
   write("agent_candidate.hip", "new\n");
@@ -182,6 +186,8 @@ TEST(RunContext, ReadsTheAgentsFilesBesideItsResult) {
   EXPECT_EQ(t["model"], "m1");
   ASSERT_EQ(t["checks"].size(), 2u);  // the line that is not JSON is left out
   EXPECT_EQ(t["checks"][1]["speedup"], 1.5);
+  EXPECT_EQ(t["checks"][0]["source"], "first try\n");  // the copy the runner kept
+  EXPECT_FALSE(t["checks"][1].contains("source"));      // the same copy: not repeated
   EXPECT_EQ(t["start_source"], "old\n");
   EXPECT_EQ(t["candidate_source"], "new\n");
   ASSERT_EQ(t["outside_reads"].size(), 1u);

@@ -120,6 +120,7 @@ for p in pages:
 traj = open(os.path.join(site, "trajectories", "r1-alpha__hip2hip__gemm_f32.html")).read()
 check("first correct" in traj and "regression (slower)" in traj and ">best <" in traj.replace("best </td>", "best <"),
       "the trajectory marks first correct, best and a regression")
+check(traj.count("<details>") == 3 and "f(x)" in traj, "the trajectory shows what each check compiled")
 task = open(os.path.join(site, "tasks", "hip2hip__gelu_f16.html")).read()
 check('class="add"' in task and 'class="del"' in task, "the task page shows the candidate's diff")
 check(task.count("<section id=\"run-") == 4, "the task page shows every run of the task (4)")
