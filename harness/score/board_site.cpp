@@ -280,7 +280,7 @@ std::string history_page(const std::vector<BoardRun>& runs) {
 std::string audit_page(const std::vector<AuditEntry>& entries, const AuditLimits& limits) {
   char buf[320];
   std::snprintf(buf, sizeof buf, "<p>Results that deserve a look: correct speedups above %.3gx, fraction of peak above "
-                "%.0f %%, kept timed samples whose error is above %.3g x the worst the correctness gates saw, and agent "
+                "%.0f %%, kept timed samples whose relative error is above %.3g x the worst the correctness gates saw, and agent "
                 "transcripts naming paths outside the workspace (the build tree, task folders, solutions).</p>",
                 limits.speedup, 100 * limits.peak, limits.kept_error);
   std::string b = buf;

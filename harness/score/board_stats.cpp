@@ -149,10 +149,15 @@ std::vector<AuditEntry> audit_entries(const std::vector<BoardRun>& runs, const A
                       100 * limits.peak);
         add("peak", buf);
       }
-      const double kept = t.context.value("kept_max_abs_err", kNaN), seen = t.context.value("correct_max_abs_err", kNaN);
-      if (std::isfinite(kept) && std::isfinite(seen) && kept > 0 && kept > limits.kept_error * seen) {
-        std::snprintf(buf, sizeof buf, "kept timed samples' max abs error %.3g is above %.3g x the correctness gates' "
-                      "worst (%.3g)", kept, limits.kept_error, seen);
+      // Relative errors: the perf configurations' magnitudes differ from the correctness gates'.
+      auto number = [&](const char* key) {
+        return t.context.contains(key) && t.context[key].is_number() ? t.context[key].get<double>() : kNaN;
+      };
+      const double kept = number("kept_max_rel_err"), seen = number("correct_max_rel_err");
+      if (std::isfinite(kept) && std::isfinite(seen) && kept > limits.kept_error_floor &&
+          kept > limits.kept_error * seen) {
+        std::snprintf(buf, sizeof buf, "kept timed samples' max relative error %.3g is above %.3g x the correctness "
+                      "gates' worst (%.3g)", kept, limits.kept_error, seen);
         add("kept samples", buf);
       }
       if (t.context.contains("outside_reads") && t.context["outside_reads"].is_array() &&

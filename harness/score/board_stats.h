@@ -57,7 +57,8 @@ VarianceShares variance_shares(const std::vector<Observation>& obs);
 struct AuditLimits {
   double speedup = 10;      // correct tasks faster than this
   double peak = 0.9;        // fraction of peak above this
-  double kept_error = 2.0;  // kept samples' max abs error above this x the correctness gates' worst
+  double kept_error = 2.0;  // kept samples' max relative error above this x the correctness gates' worst,
+  double kept_error_floor = 1e-6;  // and above this (float rounding is no finding)
 };
 struct AuditEntry {
   std::string run_slug, run, agent, task_id, kind, detail;

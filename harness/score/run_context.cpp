@@ -28,6 +28,7 @@ constexpr size_t kCheckSourcesLimit = 2 << 20;  // the candidates the checks saw
 constexpr size_t kMaxFlagged = 20;
 // "y: all 16777216 matched (max abs 0.00098 at [6113], max rel 0.00049)" (harness/src/compare.h)
 const std::regex kMaxAbs(R"(max abs ([0-9.eE+-]+))");
+const std::regex kMaxRel(R"(max rel ([0-9.eE+-]+))");
 
 // The file's bytes, or its last `tail` bytes; "" when it is missing or (tail 0) larger than limit.
 std::string read_text(const fs::path& p, size_t limit, size_t tail = 0) {
@@ -150,18 +151,24 @@ json run_context(const std::map<std::string, GateResult>& gates) {
       t["runtime_version"] = g.perf->device->runtime_version;
     }
     if (gate == "perf" && g.perf && g.perf->report) {  // the kept timed samples' worst error, for the audit
-      double worst = -1;
+      double worst_abs = -1, worst_rel = -1;
       for (const auto& c : g.perf->report->configs)
         for (const auto& k : c.post_timing_checks) {
+          if (!k.is_object() || !k.contains("summary") || !k["summary"].is_string() ||
+              k.value("kernel", json("")) != "candidate")
+            continue;
+          const std::string summary = k["summary"].get<std::string>();
           std::smatch m;
-          const std::string summary = k.is_object() ? k.value("summary", "") : "";
-          if (k.is_object() && k.value("kernel", "") == "candidate" && std::regex_search(summary, m, kMaxAbs))
-            worst = std::max(worst, std::stod(m[1].str()));
+          if (std::regex_search(summary, m, kMaxAbs)) worst_abs = std::max(worst_abs, std::stod(m[1].str()));
+          if (std::regex_search(summary, m, kMaxRel)) worst_rel = std::max(worst_rel, std::stod(m[1].str()));
         }
-      if (worst >= 0) t["kept_max_abs_err"] = worst;
+      if (worst_abs >= 0) t["kept_max_abs_err"] = worst_abs;
+      if (worst_rel >= 0) t["kept_max_rel_err"] = worst_rel;
     }
-    if ((gate == "correct_seen" || gate == "correct_unseen") && g.correct && std::isfinite(g.correct->max_abs_err))
-      t["correct_max_abs_err"] = std::max(t.value("correct_max_abs_err", 0.0), g.correct->max_abs_err);
+    if ((gate == "correct_seen" || gate == "correct_unseen") && g.correct)
+      for (const auto& [key, v] : {std::pair<const char*, double>{"correct_max_abs_err", g.correct->max_abs_err},
+                                   {"correct_max_rel_err", g.correct->max_rel_err}})
+        if (std::isfinite(v)) t[key] = std::max(t.value(key, 0.0), v);
     if (gate == "compile" && g.compile && !g.compile->source.empty() && !t.contains("candidate_source")) {
       const std::string src = read_text(g.compile->source, kSourceLimit);  // where the run kept the source
       if (!src.empty()) t["candidate_source"] = src;

@@ -68,8 +68,10 @@ check(entry("r4-beta-failed", "triton2triton")["rank"] == 3 and entry("r4-beta-f
 check(entry("r1-alpha", "torch2hip")["geomean_speedup_vs"]["reference"] == "torch.compile", "torch2hip against torch.compile")
 kinds = {(a["kind"], a["task"], a["run"]) for a in board["audit"]}
 for want in [("speedup", "hip2hip/gemm_f32", "r1-alpha"), ("peak", "hip2hip/gemm_f32", "r1-alpha"),
-             ("outside reads", "hip2hip/gelu_f16", "r2-beta")]:
+             ("outside reads", "hip2hip/gelu_f16", "r2-beta"), ("kept samples", "hip2hip/reduce_sum", "r3-alpha")]:
     check(want in kinds, f"audit lists {want}")
+check(("kept samples", "hip2hip/gelu_f16", "r3-alpha") not in kinds, "1.5 x the checked error is not audited (2 x is)")
+check(not any(k[2] == "real-all-pass" for k in kinds), f"the expert solutions raise no audit entry: {kinds}")
 check(not any(a["run"] == "r2-beta-2" for a in board["audit"]), "the run scored twice is not audited twice")
 
 # Variance shares, worked out here from the runs the board lists (GPU-judged tasks only).

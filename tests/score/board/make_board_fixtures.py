@@ -145,9 +145,11 @@ def main():
     with open(os.path.join(OUT, "r2-beta-again", "scores.json"), "w") as f:
         json.dump(s, f, indent=1, sort_keys=True)
         f.write("\n")
+    # hip2hip/reduce_sum in r3: its kept timed samples were less accurate than any checked launch (an audit entry).
     write("r3-alpha-a", "r3-alpha", 4, "gpu-node-03",
           [task("hip2hip", "gelu_f16", "correct", 2.4, peak=0.7), task("hip2hip", "reduce_sum", "correct", 1.8, peak=0.6)],
-          "alpha", "alpha-1")
+          "alpha", "alpha-1", {"hip2hip/reduce_sum": {"kept_max_rel_err": 4e-3, "correct_max_rel_err": 1e-3},
+                               "hip2hip/gelu_f16": {"kept_max_rel_err": 1.5e-3, "correct_max_rel_err": 1e-3}})
     b = write("r3-alpha-b", "r3-alpha", 4, "gpu-node-04", [task("hip2hip", "gemm_f32", "correct", 3.0, peak=0.8)],
               "alpha", "alpha-1")
     write("r4-beta-failed", "r4-beta-failed", 5, "gpu-node-02",
