@@ -1,7 +1,8 @@
 // arena-score board: scored runs in, one static site out (docs/board.md). Every page is plain
 // HTML (the overview pages in board_site.cpp, a run's, task's and trajectory's page in
-// board_detail_pages.cpp, their shared pieces in board_html.h); board.js only sorts and filters tables (and applies the URL's #key=value
-// state), so the site works from file:// and needs no network.
+// board_detail_pages.cpp, their shared pieces in board_html.h); board.js only sorts and filters
+// tables (and applies the URL's #key=value state), so the site works from file:// and needs no
+// network.
 #pragma once
 #include <map>
 #include <string>
