@@ -56,6 +56,13 @@ int run_board(const std::vector<std::string>& args, void (*usage_error)(const st
   std::vector<std::string> notes;
   runs = merge_board_runs(std::move(runs), &notes);
   const auto files = render_board(runs, notes, limits);
+  // A board replaces the board it was built over (no page of a run no longer given is left);
+  // any other folder is left alone.
+  if (fs::exists(out) && !fs::is_empty(out)) {
+    if (!fs::is_regular_file(fs::path(out) / "board.json") || !fs::is_regular_file(fs::path(out) / "board.js"))
+      throw InputError(out + ": exists and is not a board (no board.json and board.js): choose another --out");
+    fs::remove_all(out);
+  }
   for (const auto& [rel, content] : files) {
     const fs::path p = fs::path(out) / rel;
     fs::create_directories(p.parent_path());

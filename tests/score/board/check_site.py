@@ -126,6 +126,27 @@ check(traj.count("<details>") == 3 and "f(x)" in traj, "the trajectory shows wha
 task = open(os.path.join(site, "tasks", "hip2hip__gelu_f16.html")).read()
 check('class="add"' in task and 'class="del"' in task, "the task page shows the candidate's diff")
 check(task.count("<section id=\"run-") == 4, "the task page shows every run of the task (4)")
+# Bad input is named: a folder without scored runs, a scores.json that is not one.
+r = subprocess.run([score, "board", os.path.join(work, "nothing-here"), "--out", os.path.join(work, "x")],
+                   capture_output=True, text=True)
+check(r.returncode == 1 and "nothing-here: no such folder" in r.stderr, f"a missing folder is named: {r.stderr}")
+bad = os.path.join(work, "bad", "run1")
+os.makedirs(bad)
+open(os.path.join(bad, "scores.json"), "w").write('{"run": "run1", "tasks": 3}')
+r = subprocess.run([score, "board", os.path.dirname(bad), "--out", os.path.join(work, "x")], capture_output=True, text=True)
+check(r.returncode == 1 and "run1/scores.json: not a scores.json" in r.stderr, f"a bad scores.json is named: {r.stderr}")
+r = subprocess.run([score, "board", runs_dir, "--audit-peak", "zero"], capture_output=True, text=True)
+check(r.returncode == 2 and "--audit-peak" in r.stderr, "a bad option value is a usage error")
+check(not os.path.exists(os.path.join(work, "x")), "nothing is written on bad input")
+# A board is rebuilt in place; a folder that is not a board is refused.
+stale = os.path.join(site, "runs", "gone.html")
+open(stale, "w").write("a page of a run no longer given")
+r = subprocess.run([score, "board", runs_dir, results, "--out", site], capture_output=True, text=True)
+check(r.returncode == 0 and not os.path.exists(stale), "rebuilding the board leaves no page of an earlier build")
+r = subprocess.run([score, "board", runs_dir, "--out", results], capture_output=True, text=True)
+check(r.returncode == 1 and "is not a board" in r.stderr and os.path.isdir(os.path.join(results, "real-all-pass")),
+      f"a folder that is not a board is refused and kept: {r.stderr}")
+
 if failures:
     sys.exit(1)
 print("board site: OK")
