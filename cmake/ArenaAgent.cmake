@@ -10,7 +10,10 @@
 # through arena-run-agent (deadline, optional sandbox: cmake/ArenaSandbox.cmake), which takes
 # only the candidate file into <RUN_DIR>/candidate/, lists every other change and writes
 # <RUN_DIR>/agent.json (an AgentResult of harness/common/result_schema.h), copied to
-# RESULT_FILE where arena-score reads it; transcripts go to <RUN_DIR>/logs/. Re-running with
+# RESULT_FILE where arena-score reads it; transcripts go to <RUN_DIR>/logs/, with checks.jsonl,
+# the record of every check.sh / profile.sh call (docs/DESIGN.md, "Agent trajectories"), and
+# beside RESULT_FILE go copies of those, the start file and the candidate taken (agent_*), which
+# arena-score keeps with the run. Re-running with
 # an existing agent.json resumes (skips) unless REDO is on: the copy then says resumed, with
 # this run's times. The agent's own success or failure does not fail this step: the gates
 # judge whatever it left.
@@ -51,6 +54,23 @@ function(_arena_publish_agent_result json)
   file(RENAME "${RESULT_FILE}.tmp" "${RESULT_FILE}")
   message("<CTestMeasurement type=\"text/string\" name=\"agent_status\">${_status}</CTestMeasurement>")
   message("<CTestMeasurement type=\"numeric/double\" name=\"agent_seconds\">${_secs}</CTestMeasurement>")
+  # The agent's trail, beside its result: the check log, its transcript, where it started and
+  # what it left (arena-score reads them from there; docs/DESIGN.md, "Agent trajectories").
+  get_filename_component(_ext "${CANDIDATE_FILE}" LAST_EXT)
+  foreach(_pair "${_logs}/checks.jsonl;agent_checks.jsonl" "${_logs}/stdout.log;agent_stdout.log"
+                "${_logs}/stderr.log;agent_stderr.log" "${START_FILE};agent_start${_ext}"
+                "${RUN_DIR}/candidate/${CANDIDATE_FILE};agent_candidate${_ext}")
+    list(GET _pair 0 _from)
+    list(GET _pair 1 _to)
+    file(REMOVE "${_dir}/${_to}")
+    if(EXISTS "${_from}" AND NOT IS_DIRECTORY "${_from}")
+      file(COPY_FILE "${_from}" "${_dir}/${_to}")
+    endif()
+  endforeach()
+  file(REMOVE_RECURSE "${_dir}/agent_checks")  # the candidate as each check saw it (checks.jsonl names them)
+  if(IS_DIRECTORY "${_logs}/checks")
+    file(COPY "${_logs}/checks/" DESTINATION "${_dir}/agent_checks")
+  endif()
 endfunction()
 
 if(EXISTS "${_result}" AND NOT REDO)
@@ -268,7 +288,8 @@ message("${TASK_ID}: running agent ${AGENT} (timeout ${TIMEOUT_S} s, sandbox ${_
 execute_process(
   COMMAND "${RUN_AGENT_TOOL}" --timeout-s "${TIMEOUT_S}" --log-dir "${_logs}" --workdir "${_ws}" --result "${_result}"
           --candidate "${CANDIDATE_FILE}" --take-to "${RUN_DIR}/candidate" --record "agent=${AGENT}"
-          --record "task=${TASK_ID}" --record "model=${MODEL}" ${_run_args} -- ${_cmd}
+          --record "task=${TASK_ID}" --record "model=${MODEL}" --check-log "${_ws}/.check/log.fifo" ${_run_args}
+          -- ${_cmd}
   RESULT_VARIABLE _rc)
 if(NOT _rc EQUAL 0 OR NOT EXISTS "${_result}")
   message(FATAL_ERROR "${TASK_ID}: the agent runner failed (exit ${_rc})")

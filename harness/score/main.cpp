@@ -27,6 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "board_command.h"
 #include "compare.h"
 #include "ctest_xml.h"
 #include "format.h"
@@ -62,8 +63,11 @@ const char* kUsage =
     "      each run a scored run folder (results/<run>) or its scores.json;\n"
     "      prints the comparison as Markdown; --out also writes DIR/{compare.json, compare.md}\n";
 
+// The usage with the board's lines (board_command.cpp).
+std::string full_usage() { return std::string(kUsage) + kBoardUsage; }
+
 [[noreturn]] void usage_error(const std::string& why) {
-  std::fprintf(stderr, "arena-score: %s\n%s", why.c_str(), kUsage);
+  std::fprintf(stderr, "arena-score: %s\n%s", why.c_str(), full_usage().c_str());
   std::exit(2);
 }
 
@@ -214,11 +218,12 @@ int run_compare(const std::vector<std::string>& args) {
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::fputs(kUsage, args.empty() ? stderr : stdout);
+    std::fputs(full_usage().c_str(), args.empty() ? stderr : stdout);
     return args.empty() ? 2 : 0;
   }
   try {
     if (args[0] == "compare") return run_compare({args.begin() + 1, args.end()});
+    if (args[0] == "board") return run_board({args.begin() + 1, args.end()}, usage_error);
     if (args[0] == "score") args.erase(args.begin());
     return run_score(args);
   } catch (const InputError& e) {

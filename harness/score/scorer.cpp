@@ -5,6 +5,7 @@
 
 #include "ctest_xml.h"
 #include "metrics.h"
+#include "run_context.h"
 #include "run_time.h"
 #include "score_model.h"
 #include "shards.h"
@@ -196,7 +197,8 @@ json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::
           {"duplicates", merge.duplicates},
           {"conflicts", merge.conflicts},
           {"warnings", warnings},
-          {"notice", notice.empty() ? json(nullptr) : json(notice)}};
+          {"notice", notice.empty() ? json(nullptr) : json(notice)},
+          {"context", run_context(gates)}};  // what the board reads beyond the scores (run_context.h)
 }
 
 }  // namespace arena::score

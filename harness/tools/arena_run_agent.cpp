@@ -2,11 +2,13 @@
 // its output, and leaves nothing behind: on timeout, and after the agent exits, every
 // process still in its group is terminated (SIGTERM, then SIGKILL). With --candidate it
 // then takes only that file of the workdir (into --take-to) and lists every other change
-// the agent made (added, modified, deleted files; the self-check's .check/ aside).
+// the agent made (added, modified, deleted files; the self-check's .check/ aside). With
+// --check-log it keeps the log of every check.sh / profile.sh call (check_log.h).
 //
 //   arena-run-agent --timeout-s N --log-dir DIR --workdir DIR --result FILE
 //                   [--env NAME=VALUE ...] [--candidate FILE --take-to DIR]
-//                   [--record agent|model|task=VALUE ...] [--sandboxed] -- command args...
+//                   [--record agent|model|task=VALUE ...] [--sandboxed] [--check-log FIFO]
+//                   -- command args...
 //
 // The result (written atomically) is an AgentResult of the result schema
 // (harness/common/result_schema.h): the run (agent_status, seconds, exit code or signal,
@@ -33,6 +35,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "check_log.h"
 #include "gate_report.h"
 #include "result_schema.h"
 
@@ -43,7 +46,7 @@ using Clock = std::chrono::steady_clock;
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr, "arena-run-agent: %s\nusage: arena-run-agent --timeout-s N --log-dir DIR --workdir DIR "
                        "--result FILE [--env NAME=VALUE ...] [--candidate FILE --take-to DIR] [--record agent|model|task=VALUE ...] "
-                       "[--sandboxed] -- command args...\n", why);
+                       "[--sandboxed] [--check-log FIFO] -- command args...\n", why);
   std::exit(2);
 }
 
@@ -99,14 +102,14 @@ std::vector<std::string> changes(const std::map<std::string, std::string>& befor
 
 int main(int argc, char** argv) {
   double timeout_s = -1;
-  std::string log_dir, workdir, result_path, candidate, take_to;
+  std::string log_dir, workdir, result_path, candidate, take_to, check_fifo;
   std::vector<std::string> env, records;
   bool sandboxed = false;
   int cmd_at = -1;
   // Options that take a value: where it goes (--env and --record may be given again).
   const std::map<std::string, std::string*> single = {{"--log-dir", &log_dir},     {"--workdir", &workdir},
                                                       {"--result", &result_path},  {"--candidate", &candidate},
-                                                      {"--take-to", &take_to}};
+                                                      {"--take-to", &take_to},   {"--check-log", &check_fifo}};
   const std::map<std::string, std::vector<std::string>*> repeated = {{"--env", &env}, {"--record", &records}};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -141,6 +144,7 @@ int main(int argc, char** argv) {
   if (candidate.empty() != take_to.empty()) usage("--candidate and --take-to go together");
   std::filesystem::create_directories(log_dir);
   const auto before = candidate.empty() ? std::map<std::string, std::string>{} : snapshot(workdir);
+  arena::CheckLog checks(check_fifo, workdir, candidate, log_dir);
 
   arena::AgentResult r;
   r.header.gate = "agent";
@@ -170,6 +174,7 @@ int main(int argc, char** argv) {
   bool timed_out = false;
   for (;;) {
     pid_t w = waitpid(pid, &status, WNOHANG);
+    checks.poll();
     if (w == pid) break;
     if (std::chrono::duration<double>(Clock::now() - t0).count() > timeout_s) {
       timed_out = true;
@@ -181,6 +186,8 @@ int main(int argc, char** argv) {
   }
   // Whatever the agent started and left running (servers, watchers, sleeping children) ends too.
   bool leftovers = terminate_group(pid, 2.0);
+  checks.finish();
+  if (!check_fifo.empty()) std::printf("self-checks recorded: %d (%s/checks.jsonl)\n", checks.calls(), log_dir.c_str());
 
   r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   r.timed_out = timed_out;
