@@ -43,6 +43,7 @@ install(FILES
   "${PROJECT_SOURCE_DIR}/cmake/ArenaCompileKernel.cmake" "${PROJECT_SOURCE_DIR}/cmake/ArenaAgent.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/ArenaSuite.cmake" "${PROJECT_SOURCE_DIR}/cmake/ArenaSandbox.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/ArenaDashboard.cmake" "${PROJECT_SOURCE_DIR}/cmake/ArenaTaskFilter.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/ArenaPython.cmake" "${PROJECT_SOURCE_DIR}/cmake/ArenaReuseCompiled.cmake"
   DESTINATION "${ARENA_INSTALL_CMAKEDIR}")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/cmake/agent/" DESTINATION "${ARENA_INSTALL_CMAKEDIR}/agent")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/agents/" DESTINATION "${ARENA_INSTALL_DATADIR}/agents")

@@ -37,9 +37,10 @@ set(ARENA_TASK_FILTER "" CACHE STRING
 set(ARENA_FUZZ_SEED "" CACHE STRING "Seed for generated unseen configurations (empty: drawn once at first configure)")
 set(ARENA_FLUSH_BYTES "0" CACHE STRING "Cache flush buffer bytes before every timed sample (0: max(2 x L2, 256 MiB))")
 set(ARENA_PERF_BUDGET_S "15" CACHE STRING "Wall-time budget of one perf gate in seconds")
-find_program(_arena_python3 NAMES python3 python)
-set(ARENA_PYTHON "${_arena_python3}" CACHE FILEPATH
-    "Python with PyTorch for torch2hip's oracle and references (its gates skip where it cannot import torch)")
+# Empty: configure picks the first Python that imports what the configured suites need
+# (cmake/ArenaPython.cmake) and says which.
+set(ARENA_PYTHON "" CACHE FILEPATH
+    "Python for the Python suites (torch2hip: torch; triton2triton: torch and triton); empty: configure picks one")
 # GPUs this host lists (nvidia-smi, else rocm-smi; `platform` nvidia or amd picks one, "" either).
 function(arena_count_gpus platform out)
   set(_count 0)

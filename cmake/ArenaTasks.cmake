@@ -329,8 +329,10 @@ endfunction()
 #   CORRECT / PERF: the runner commands; JUDGE: --task/--baseline/--reference and the worker
 #   arguments; PERF_ARGS: the perf references; ORACLE_CHECK: <name> <kernel>; COMPILE: the
 #   descriptor's compile template; SOLUTION_OUTPUT / SOLUTION_KERNEL: the compiled solution.
+#   COMPILED_BY_GATE: the candidate's compiled file, when the candidate is this solution (the
+#   compile gate then compiles it, and compile_solution takes its library: it is not compiled twice).
 function(_arena_add_selftests id)
-  cmake_parse_arguments(PARSE_ARGV 1 S "" "SOLUTION;SOLUTION_OUTPUT;SOLUTION_KERNEL;SPEC;REFERENCE"
+  cmake_parse_arguments(PARSE_ARGV 1 S "" "SOLUTION;SOLUTION_OUTPUT;SOLUTION_KERNEL;SPEC;REFERENCE;COMPILED_BY_GATE"
                         "LABELS;CORRECT;PERF;JUDGE;PERF_ARGS;ORACLE_CHECK;COMPILE;ORACLE_CACHE")
   set(prefix "selftest/${id}")
   set(rdir "${ARENA_GATE_RESULTS_DIR}/selftest/${id}")
@@ -344,8 +346,15 @@ function(_arena_add_selftests id)
   if(NOT S_SOLUTION)
     return()
   endif()
-  arena_suite_command(compile "${S_COMPILE}" SOURCE "${S_SOLUTION}" OUTPUT "${S_SOLUTION_OUTPUT}"
-                      WHAT "${id} solution" RESULT "${rdir}/compile_solution.json")
+  if(S_COMPILED_BY_GATE)
+    set(compile "${CMAKE_COMMAND}" "-DSOURCE=${S_SOLUTION}" "-DGATE=${id}/compile" "-DFROM=${S_COMPILED_BY_GATE}"
+        "-DFROM_RESULT=${ARENA_GATE_RESULTS_DIR}/${id}/compile.json" "-DOUTPUT=${S_SOLUTION_OUTPUT}"
+        "-DRESULT=${rdir}/compile_solution.json" "-DWHAT=${id} solution"
+        -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ArenaReuseCompiled.cmake")
+  else()
+    arena_suite_command(compile "${S_COMPILE}" SOURCE "${S_SOLUTION}" OUTPUT "${S_SOLUTION_OUTPUT}"
+                        WHAT "${id} solution" RESULT "${rdir}/compile_solution.json")
+  endif()
   add_test(NAME ${prefix}/compile_solution COMMAND ${compile})
   add_test(NAME ${prefix}/solution_correct
     COMMAND ${correct} --candidate "${S_SOLUTION_KERNEL}" --result "${rdir}/solution_correct.json")
@@ -354,6 +363,9 @@ function(_arena_add_selftests id)
             --flush-bytes ${ARENA_FLUSH_BYTES} --require-faster 1 --result "${rdir}/solution_faster.json")
   set_tests_properties(${prefix}/compile_solution PROPERTIES
     LABELS "${S_LABELS}" FIXTURES_SETUP "${prefix}/solution" TIMEOUT 900)
+  if(S_COMPILED_BY_GATE)
+    set_tests_properties(${prefix}/compile_solution PROPERTIES FIXTURES_REQUIRED "${id}/compiled")
+  endif()
   set_tests_properties(${prefix}/solution_correct PROPERTIES
     LABELS "${S_LABELS};gpu" RESOURCE_GROUPS "gpus:1" SKIP_RETURN_CODE 77 TIMEOUT 900
     FIXTURES_REQUIRED "${prefix}/solution" FIXTURES_SETUP "${prefix}/solution_correct")
@@ -539,7 +551,11 @@ function(_arena_add_task id)
   endif()
   if(ARENA_SELFTEST)
     set(solution_out "${kdir}/solution${ARENA_SUITE_COMPILED_SUFFIX}")
-    _arena_add_selftests(${id} LABELS selftest ${category}${_task_labels} CORRECT ${correct_cmd} PERF ${perf_cmd}
+    set(compiled_by_gate "")
+    if(NOT ARENA_AGENT AND NOT fallback AND _task_solution AND candidate_src STREQUAL _task_solution)
+      set(compiled_by_gate "${candidate_lib}")  # ARENA_CANDIDATE=solution: the gate compiles it
+    endif()
+    _arena_add_selftests(${id} COMPILED_BY_GATE "${compiled_by_gate}" LABELS selftest ${category}${_task_labels} CORRECT ${correct_cmd} PERF ${perf_cmd}
       JUDGE ${judge} ORACLE_CACHE ${oracle_cache} PERF_ARGS ${ARENA_SUITE_PERF_ARGS} ORACLE_CHECK ${ARENA_SUITE_ORACLE_CHECK} "${ARENA_SUITE_ORACLE_CHECK_KERNEL}"
       COMPILE ${ARENA_SUITE_COMPILE} SOLUTION "${_task_solution}" SOLUTION_OUTPUT "${solution_out}"
       SOLUTION_KERNEL "${ARENA_SUITE_KERNEL_PREFIX}${solution_out}" SPEC "${_task_spec}"

@@ -9,7 +9,13 @@ case $need in
     bwrap --ro-bind / / true >/dev/null 2>&1 || { echo "SKIPPED: bubblewrap cannot create a sandbox on this machine"; exit 77; }
     ;;
   claude|codex)
-    command -v "$need" >/dev/null 2>&1 || { echo "SKIPPED: the $need CLI is not installed (npm package)"; exit 77; }
+    # npm packages, which CI does not install (it reaches Debian and PyPI only): found on PATH or skipped.
+    package=@anthropic-ai/claude-code
+    [ "$need" = codex ] && package=@openai/codex
+    command -v "$need" >/dev/null 2>&1 || {
+      echo "SKIPPED: the $need CLI is not on PATH (install it with 'npm install -g $package' where npm is reachable, or put an installed $need on PATH)"
+      exit 77
+    }
     ;;
 esac
 exec "$@"

@@ -384,8 +384,16 @@ TEST(CTestStructure, TritonTasksRunTheirModulesInPythonWorkers) {
     const std::string prefix = "selftest/" + id + "/";
     const auto& compile_solution = tests[prefix + "compile_solution"].command;
     ASSERT_GE(compile_solution.size(), 4u) << prefix << "compile_solution";
-    EXPECT_NE(compile_solution[1].find("arena_check_triton.py"), std::string::npos) << prefix << "compile_solution";
-    EXPECT_EQ(compile_solution[2], dir + "/solution.py") << prefix << "compile_solution";
+    if (has_arg(compile_solution, "-DGATE=" + id + "/compile")) {
+      // The candidate is the solution (ARENA_CANDIDATE=solution): the compile gate checks that
+      // very file and compile_solution takes its module (cmake/ArenaReuseCompiled.cmake).
+      EXPECT_EQ(compile[2], dir + "/solution.py") << id << "/compile";
+      EXPECT_TRUE(has_arg(compile_solution, "-DSOURCE=" + dir + "/solution.py")) << prefix << "compile_solution";
+      EXPECT_TRUE(has_arg(compile_solution, "-DFROM=" + kdir + "/candidate.py")) << prefix << "compile_solution";
+    } else {
+      EXPECT_NE(compile_solution[1].find("arena_check_triton.py"), std::string::npos) << prefix << "compile_solution";
+      EXPECT_EQ(compile_solution[2], dir + "/solution.py") << prefix << "compile_solution";
+    }
     EXPECT_TRUE(has_arg(tests[prefix + "baseline_correct"].command, "py:triton:kernel:" + dir + "/baseline.py"))
         << prefix << "baseline_correct";
     EXPECT_TRUE(has_arg(tests[prefix + "solution_faster"].command, "py:triton:kernel:" + kdir + "/solution.py"))
