@@ -128,6 +128,11 @@ class TorchTask(arena_task.TaskInfo):
         return outs
 
 
+# The oracle's exit status for running out of device memory (kOracleOutOfDeviceMemory):
+# the gate reports an infrastructure error, not a wrong kernel.
+ORACLE_OUT_OF_DEVICE_MEMORY = 3
+
+
 def bind_state(model, state):
     """Replaces the model's parameters and buffers by the given tensors (no copies)."""
     for key, t in state.items():
@@ -170,6 +175,10 @@ class Oracle:
             for name, o in zip(self.task.binding["outputs"], outs):
                 arrays[name][:] = o.detach().to("cpu", torch.float64).reshape(-1).numpy()
             return 0
+        except torch.cuda.OutOfMemoryError as e:
+            # The harness's own allocation, not the candidate's (harness/src/device_memory_error.h).
+            _report("oracle", e)
+            return ORACLE_OUT_OF_DEVICE_MEMORY
         except Exception as e:
             _report("oracle", e)
             return 1
