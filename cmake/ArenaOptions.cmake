@@ -109,7 +109,7 @@ endif()
 set(ARENA_GPU_MEMORY_UNIT_GB "2" CACHE STRING
     "GiB of GPU memory per resource unit: each GPU offers its memory in such units, a correctness gate asks for its estimated peak")
 set(ARENA_GPU_MEMORY_GB "" CACHE STRING
-    "GiB of memory per GPU for the resource spec (empty: nvidia-smi/rocm-smi at configure; set it where configure sees no GPU)")
+    "GiB of memory per GPU for the resource spec (empty: nvidia-smi/rocm-smi at configure; set it where configure sees no GPU, or below the GPU's memory where gates run out of it)")
 option(ARENA_ORACLE_CACHE
        "Keep the host oracle's outputs in <build>/arena/oracle_cache, checked before use, so repeated correctness gates run no oracle" ON)
 set(ARENA_ORACLE_CACHE_GB "16" CACHE STRING "Most disk the oracle cache may take, in GB (outputs beyond it are used, not kept)")

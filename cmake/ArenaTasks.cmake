@@ -164,8 +164,12 @@ function(_arena_spec_tool out)
       list(APPEND _inc_flags "-I${_d}")
     endforeach()
     message(STATUS "Building the task spec checker")
+    # Random123's folder, unless it is the compiler's own (-isystem /usr/include breaks #include_next).
+    if(ARENA_RANDOM123_INCLUDE_DIR AND NOT ARENA_RANDOM123_INCLUDE_DIR MATCHES "^/usr(/local)?/include/?$")
+      list(APPEND _inc_flags "-I${ARENA_RANDOM123_INCLUDE_DIR}")
+    endif()
     execute_process(COMMAND "${CMAKE_CXX_COMPILER}" -std=c++17 -O1 -I "${_src_dir}" ${_inc_flags}
-                            -isystem "${ARENA_RANDOM123_INCLUDE_DIR}" ${_sources} -pthread -o "${_exe}"
+                            ${_sources} -pthread -o "${_exe}"
                     RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
     if(NOT _rc EQUAL 0)
       message(FATAL_ERROR "Could not build the task spec checker:\n${_out}${_err}")

@@ -18,7 +18,7 @@ std::string out_of_device_memory_reason(const std::string& what, double used_gb,
     s += buf;
   }
   return s + " (the gates sharing it): not a verdict on the kernel; run again with fewer gates per GPU "
-             "(lower ARENA_PERF_SLOTS, or raise ARENA_GPU_MEMORY_UNIT_GB so each gate asks for more of it)";
+             "(lower ARENA_PERF_SLOTS, or set ARENA_GPU_MEMORY_GB below the GPU's memory so that the gates leave room)";
 }
 
 }  // namespace arena

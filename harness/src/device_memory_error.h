@@ -19,7 +19,7 @@ inline constexpr int kOracleOutOfDeviceMemory = 3;
 bool says_out_of_device_memory(const std::string& device_error);
 
 // "<kOutOfDeviceMemory> while <what>; N GB of the GPU's M GB were in use by other processes: ..."
-// with what to change (ARENA_PERF_SLOTS, ARENA_GPU_MEMORY_UNIT_GB). used/total < 0: unknown.
+// with what to change (ARENA_PERF_SLOTS, ARENA_GPU_MEMORY_GB). used/total < 0: unknown.
 std::string out_of_device_memory_reason(const std::string& what, double used_gb, double total_gb);
 
 }  // namespace arena

@@ -75,7 +75,7 @@ TEST(DeviceMemoryError, ReasonIsWhatTheScorerReadsAsNotJudged) {
   EXPECT_TRUE(is_out_of_device_memory(h)) << r;
   EXPECT_NE(r.find("139.5 GB of the GPU's 141.0 GB"), std::string::npos) << r;
   EXPECT_NE(r.find("ARENA_PERF_SLOTS"), std::string::npos) << r;
-  EXPECT_NE(r.find("ARENA_GPU_MEMORY_UNIT_GB"), std::string::npos) << r;
+  EXPECT_NE(r.find("ARENA_GPU_MEMORY_GB"), std::string::npos) << r;
   EXPECT_EQ(out_of_device_memory_reason("x", -1, -1).find(" GB of"), std::string::npos);
   h.status = Status::Failed;  // a candidate's failure that merely says the same words
   EXPECT_FALSE(is_out_of_device_memory(h));
