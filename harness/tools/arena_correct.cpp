@@ -388,8 +388,9 @@ int fill_oracle_cache(Gate& g) {
 // memory. Whose memory was it? The candidate's recorder, the only process that runs its host
 // code, is ended first (its memory with it): if the GPU then has room for this configuration's
 // buffer set, the candidate's processes held it, and that is the candidate's failure. Otherwise
-// other gates held it: an infrastructure error (status "error", not judged, never passed), and
-// the rest of the gate is not run (docs/DESIGN.md, "Scheduling").
+// other gates held it: an infrastructure error (status "error", not judged, never passed) unless
+// an earlier configuration already failed, and the rest of the gate is not run
+// (docs/DESIGN.md, "Scheduling").
 std::string device_memory_problem(Gate& g, const std::string& what) {
   g.candidate->stop_recorder();
   if (g.baseline) g.baseline->stop_recorder();
@@ -402,9 +403,11 @@ std::string device_memory_problem(Gate& g, const std::string& what) {
            std::to_string(free_bytes >> 20) + " MiB free, enough for this configuration's " +
            std::to_string(need >> 20) + " MiB: the candidate's processes held the memory";
   const double gb = 1e9;
-  g.infra_error = out_of_device_memory_reason(
+  std::string reason = out_of_device_memory_reason(
       what, known ? static_cast<double>(total_bytes - free_bytes) / gb : -1, known ? total_bytes / gb : -1);
-  return g.infra_error;
+  // A configuration the candidate already failed settles the gate: it stays failed.
+  if (g.failed == 0) g.infra_error = reason;
+  return reason;
 }
 
 class ConfigTest : public ::testing::Test {
