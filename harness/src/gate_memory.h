@@ -26,7 +26,8 @@ int64_t buffer_set_bytes(const TaskSpec& t, const Config& c);
 //   before making the next, and workers unmap a freed set, so sets never overlap),
 // + for a PyTorch oracle (the model in float64 on the GPU, inside the judge): the trials of the
 //   checked and the next configuration are prepared at once (2 x 3), each holding every tensor
-//   in float64 and as much again for the model's intermediates, all kept by the caching allocator,
+//   in float64 and as much again for the model's intermediates (each run's cached blocks are
+//   given back when it ends: harness/python/arena_torch.py),
 // + one context per process: the judge, the candidate's recorder and executor, and the
 //   baseline's two where the baseline is the oracle; more for each process that imports PyTorch.
 // The candidate's workspace is the candidate's own request, not known here.
