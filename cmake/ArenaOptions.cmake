@@ -64,6 +64,33 @@ function(arena_count_gpus platform out)
   set(${out} ${_count} PARENT_SCOPE)
 endfunction()
 
+# Each GPU's memory in MiB (a list, one per GPU nvidia-smi or rocm-smi lists; `platform` as
+# arena_count_gpus). Empty where neither lists one.
+function(arena_gpu_memory_mib platform out)
+  set(_mib "")
+  find_program(_arena_smi nvidia-smi)
+  find_program(_arena_rocm_smi rocm-smi)
+  if(platform MATCHES "^(nvidia|)$" AND _arena_smi)
+    execute_process(COMMAND "${_arena_smi}" --query-gpu=memory.total --format=csv,noheader,nounits
+                    OUTPUT_VARIABLE _l RESULT_VARIABLE _rc ERROR_QUIET)
+    if(_rc EQUAL 0)
+      string(REGEX MATCHALL "[0-9]+" _mib "${_l}")
+    endif()
+  endif()
+  if(NOT _mib AND platform MATCHES "^(amd|)$" AND _arena_rocm_smi)
+    execute_process(COMMAND "${_arena_rocm_smi}" --showmeminfo vram OUTPUT_VARIABLE _l RESULT_VARIABLE _rc ERROR_QUIET)
+    if(_rc EQUAL 0)
+      string(REGEX MATCHALL "VRAM Total Memory \\(B\\): *[0-9]+" _lines "${_l}")
+      foreach(_line IN LISTS _lines)
+        string(REGEX REPLACE ".*: *" "" _b "${_line}")
+        math(EXPR _m "${_b} / 1048576")
+        list(APPEND _mib ${_m})
+      endforeach()
+    endif()
+  endif()
+  set(${out} "${_mib}" PARENT_SCOPE)
+endfunction()
+
 # Correctness gates barely use their GPU (the oracle, inputs and comparison are host work), so
 # as many share one GPU as the host's cores can feed: half the logical cores per GPU, at least 2
 # (docs/DESIGN.md, "Scheduling"). Computed at the first configure; the cache keeps it.
@@ -78,8 +105,12 @@ if(NOT DEFINED CACHE{ARENA_PERF_SLOTS})
     set(_arena_slots 2)
   endif()
   set(ARENA_PERF_SLOTS "${_arena_slots}" CACHE STRING
-      "Resource slots per GPU: how many correctness gates share one GPU (default: half the host's cores per GPU, at least 2)")
+      "At most how many correctness gates share one GPU (default: half the host's cores per GPU, at least 2); its memory may allow fewer")
 endif()
+set(ARENA_GPU_MEMORY_UNIT_GB "2" CACHE STRING
+    "GiB of GPU memory per resource unit: each GPU offers its memory in such units, a correctness gate asks for its estimated peak")
+set(ARENA_GPU_MEMORY_GB "" CACHE STRING
+    "GiB of memory per GPU for the resource spec (empty: nvidia-smi/rocm-smi at configure; set it where configure sees no GPU, or below the GPU's memory where gates run out of it)")
 option(ARENA_ORACLE_CACHE
        "Keep the host oracle's outputs in <build>/arena/oracle_cache, checked before use, so repeated correctness gates run no oracle" ON)
 set(ARENA_ORACLE_CACHE_GB "16" CACHE STRING "Most disk the oracle cache may take, in GB (outputs beyond it are used, not kept)")

@@ -101,13 +101,20 @@ function(arena_check_settings)
     arena_stop("ARENA_CANDIDATE is '${ARENA_CANDIDATE}': not baseline, solution or an existing folder "
                "(looked for ${_c})")
   endif()
-  foreach(_n ARENA_PERF_BUDGET_S ARENA_PERF_SLOTS ARENA_AGENT_TIMEOUT_S ARENA_FLUSH_BYTES ARENA_ORACLE_CACHE_GB)
+  foreach(_n ARENA_PERF_BUDGET_S ARENA_PERF_SLOTS ARENA_AGENT_TIMEOUT_S ARENA_FLUSH_BYTES ARENA_ORACLE_CACHE_GB
+             ARENA_GPU_MEMORY_UNIT_GB)
     if(NOT "${${_n}}" MATCHES "^[0-9]+$")
       arena_stop("${_n} is '${${_n}}': must be a whole number")
     endif()
   endforeach()
   if(ARENA_PERF_SLOTS LESS 1)
     arena_stop("ARENA_PERF_SLOTS is '${ARENA_PERF_SLOTS}': a GPU needs at least one slot")
+  endif()
+  if(ARENA_GPU_MEMORY_UNIT_GB LESS 1)
+    arena_stop("ARENA_GPU_MEMORY_UNIT_GB is '${ARENA_GPU_MEMORY_UNIT_GB}': a unit of GPU memory is at least 1 GiB")
+  endif()
+  if(NOT ARENA_GPU_MEMORY_GB MATCHES "^([1-9][0-9]*|)$")
+    arena_stop("ARENA_GPU_MEMORY_GB is '${ARENA_GPU_MEMORY_GB}': a whole number of GiB per GPU, or empty (ask nvidia-smi/rocm-smi)")
   endif()
   if(NOT ARENA_PERF_SCHEDULE MATCHES "^(exclusive|shared|serial)$")
     arena_stop("ARENA_PERF_SCHEDULE is '${ARENA_PERF_SCHEDULE}': must be exclusive, shared or serial")
@@ -133,8 +140,11 @@ function(_arena_spec_tool out)
   endif()
   get_property(_root GLOBAL PROPERTY ARENA_DATA_DIR)
   set(_src_dir "${_root}/harness/src")
+  # fuzz.cpp draws the generated configurations (and needs inputs.cpp's hash and Random123),
+  # gate_memory.cpp estimates each correctness gate's device memory from them.
   set(_sources "${_root}/harness/tools/arena_spec.cpp" "${_src_dir}/task_spec.cpp"
-               "${_src_dir}/expr.cpp" "${_src_dir}/dtype.cpp")
+               "${_src_dir}/expr.cpp" "${_src_dir}/dtype.cpp" "${_src_dir}/fuzz.cpp" "${_src_dir}/inputs.cpp"
+               "${_src_dir}/parallel_host.cpp" "${_src_dir}/compare.cpp" "${_src_dir}/gate_memory.cpp")
   set(_exe "${CMAKE_BINARY_DIR}/CMakeFiles/arena-spec-configure")
   set(_stale FALSE)
   if(NOT EXISTS "${_exe}")
@@ -154,8 +164,12 @@ function(_arena_spec_tool out)
       list(APPEND _inc_flags "-I${_d}")
     endforeach()
     message(STATUS "Building the task spec checker")
+    # Random123's folder, unless it is the compiler's own (-isystem /usr/include breaks #include_next).
+    if(ARENA_RANDOM123_INCLUDE_DIR AND NOT ARENA_RANDOM123_INCLUDE_DIR MATCHES "^/usr(/local)?/include/?$")
+      list(APPEND _inc_flags "-I${ARENA_RANDOM123_INCLUDE_DIR}")
+    endif()
     execute_process(COMMAND "${CMAKE_CXX_COMPILER}" -std=c++17 -O1 -I "${_src_dir}" ${_inc_flags}
-                            ${_sources} -o "${_exe}"
+                            ${_sources} -pthread -o "${_exe}"
                     RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
     if(NOT _rc EQUAL 0)
       message(FATAL_ERROR "Could not build the task spec checker:\n${_out}${_err}")
@@ -172,7 +186,7 @@ endfunction()
 # manifest lists it (ARENA_INVALID_TASK_FILES) and the caller adds a failing test for it.
 macro(_arena_read_manifest manifest)
   _arena_spec_tool(_arena_checker)
-  set(_arena_flags --any-folder)
+  set(_arena_flags --any-folder --fuzz-seed "${ARENA_FUZZ_SEED}")  # the unseen gates' memory estimates
   if(_arena_keep_going)
     list(APPEND _arena_flags --keep-going)
   endif()
@@ -238,20 +252,81 @@ function(_arena_candidate_source key start out fallback_out)
   set(${out} "${_file}" PARENT_SCOPE)
 endfunction()
 
-# Resource spec for `ctest --resource-spec-file` (docs/DESIGN.md, "Scheduling"): one entry per
-# GPU of type gpus with ARENA_PERF_SLOTS slots; with ARENA_PERF_SCHEDULE=shared also one of
-# type perf_gpus with one slot, which perf gates take instead.
-function(_arena_write_resource_spec)
-  get_property(ARENA_PLATFORM GLOBAL PROPERTY ARENA_PLATFORM)
-  arena_count_gpus("${ARENA_PLATFORM}" _count)
-  if(_count EQUAL 0)
-    set(_count 1)  # no GPU seen: GPU gates skip, but the spec must still be valid
+# GPU memory as resource units (docs/DESIGN.md, "Scheduling"), worked out once per configure:
+#   ARENA_GPU_COUNT  GPUs in the spec (at least 1: with none seen GPU gates skip, the spec stays valid)
+#   ARENA_GPU_UNITS  units of type gpus on every GPU: floor(memory / ARENA_GPU_MEMORY_UNIT_GB) of
+#                    the smallest GPU, so any request fits any GPU; ARENA_PERF_SLOTS where no
+#                    GPU memory is known (one unit per correctness gate, as before)
+#   ARENA_GPU_SHARE  the fewest units a correctness gate takes: ceil(units / ARENA_PERF_SLOTS),
+#                    so that no more than ARENA_PERF_SLOTS of them share a GPU (host cores)
+# Also kept in the cache (internal), for scripts that write a spec of their own (arena-shard.sbatch).
+function(_arena_gpu_units)
+  get_property(_units GLOBAL PROPERTY ARENA_GPU_UNITS)
+  if(_units)
+    return()
   endif()
+  get_property(_platform GLOBAL PROPERTY ARENA_PLATFORM)
+  if(ARENA_GPU_MEMORY_GB)
+    arena_count_gpus("${_platform}" _count)
+    math(EXPR _mib "${ARENA_GPU_MEMORY_GB} * 1024")
+    set(_mibs ${_mib})
+  else()
+    arena_gpu_memory_mib("${_platform}" _mibs)
+    list(LENGTH _mibs _count)
+  endif()
+  if(_count LESS 1)
+    set(_count 1)
+  endif()
+  math(EXPR _unit_mib "${ARENA_GPU_MEMORY_UNIT_GB} * 1024")
+  set(_units "")
+  foreach(_mib IN LISTS _mibs)
+    math(EXPR _u "${_mib} / ${_unit_mib}")
+    if(_units STREQUAL "" OR _u LESS _units)
+      set(_units ${_u})
+    endif()
+  endforeach()
+  if(_units STREQUAL "")
+    set(_units ${ARENA_PERF_SLOTS})
+  elseif(_units LESS 1)
+    set(_units 1)
+  endif()
+  math(EXPR _share "(${_units} + ${ARENA_PERF_SLOTS} - 1) / ${ARENA_PERF_SLOTS}")
+  set_property(GLOBAL PROPERTY ARENA_GPU_COUNT ${_count})
+  set_property(GLOBAL PROPERTY ARENA_GPU_UNITS ${_units})
+  set_property(GLOBAL PROPERTY ARENA_GPU_SHARE ${_share})
+  set(ARENA_GPU_UNITS ${_units} CACHE INTERNAL "Units of GPU memory per GPU in arena_resources.json")
+  set(ARENA_GPU_SHARE ${_share} CACHE INTERNAL "Fewest units a correctness gate asks for")
+endfunction()
+
+# The RESOURCE_GROUPS of a correctness gate whose peak device memory is estimated at `bytes`
+# (arena-spec's manifest): the units that hold it, at least ARENA_GPU_SHARE, at most a GPU.
+function(_arena_correct_resources bytes out)
+  _arena_gpu_units()
+  get_property(_units GLOBAL PROPERTY ARENA_GPU_UNITS)
+  get_property(_share GLOBAL PROPERTY ARENA_GPU_SHARE)
+  math(EXPR _unit_bytes "${ARENA_GPU_MEMORY_UNIT_GB} * 1073741824")
+  math(EXPR _n "(${bytes} + ${_unit_bytes} - 1) / ${_unit_bytes}")
+  if(_n LESS _share)
+    set(_n ${_share})
+  endif()
+  if(_n GREATER _units)
+    set(_n ${_units})
+  endif()
+  set(${out} "gpus:${_n}" PARENT_SCOPE)
+endfunction()
+
+# Resource spec for `ctest --resource-spec-file` (docs/DESIGN.md, "Scheduling"): one entry per
+# GPU of type gpus with ARENA_GPU_UNITS slots (units of its memory); with
+# ARENA_PERF_SCHEDULE=shared also one of type perf_gpus with one slot, which perf gates take instead.
+function(_arena_write_resource_spec)
+  _arena_gpu_units()
+  get_property(_count GLOBAL PROPERTY ARENA_GPU_COUNT)
+  get_property(_units GLOBAL PROPERTY ARENA_GPU_UNITS)
   set(_entries "")
   set(_perf_entries "")
   math(EXPR _last "${_count} - 1")
   foreach(_i RANGE ${_last})
-    list(APPEND _entries "{\"id\": \"${_i}\", \"slots\": ${ARENA_PERF_SLOTS}}")
+    list(APPEND _entries "{\"id\": \"${_i}\", \"slots\": ${_units}}")
     list(APPEND _perf_entries "{\"id\": \"${_i}\", \"slots\": 1}")
   endforeach()
   list(JOIN _entries ", " _joined)
@@ -265,13 +340,15 @@ function(_arena_write_resource_spec)
 endfunction()
 
 # How a test that times kernels (perf gates, the solution's timing, the profiler) holds its
-# GPU, by ARENA_PERF_SCHEDULE: all slots of one GPU (exclusive), the one perf slot of a GPU
-# beside its correctness gates (shared), or all slots and the whole machine (serial).
+# GPU, by ARENA_PERF_SCHEDULE: all units of one GPU (exclusive), the one perf slot of a GPU
+# beside its correctness gates (shared), or all units and the whole machine (serial).
 function(arena_timed_test_resources test)
   if(ARENA_PERF_SCHEDULE STREQUAL "shared")
     set_tests_properties(${test} PROPERTIES RESOURCE_GROUPS "perf_gpus:1")
   else()
-    set_tests_properties(${test} PROPERTIES RESOURCE_GROUPS "gpus:${ARENA_PERF_SLOTS}")
+    _arena_gpu_units()
+    get_property(_units GLOBAL PROPERTY ARENA_GPU_UNITS)
+    set_tests_properties(${test} PROPERTIES RESOURCE_GROUPS "gpus:${_units}")
   endif()
   if(ARENA_PERF_SCHEDULE STREQUAL "serial")
     set_tests_properties(${test} PROPERTIES RUN_SERIAL TRUE)
@@ -316,10 +393,12 @@ function(_arena_add_agent_test id candidate_var)
     DEVICE_LIB "$<TARGET_FILE:KernelArena::arena_device>" TOOLS_LIB "$<TARGET_FILE:KernelArena::arena_tools>"
     WORKER_TOOL "$<TARGET_FILE:KernelArena::arena-worker>" WORKER_LIB "$<TARGET_FILE:KernelArena::arena_worker_lib>")
   math(EXPR _timeout "${ARENA_AGENT_TIMEOUT_S} + 600")
+  _arena_gpu_units()
+  get_property(_share GLOBAL PROPERTY ARENA_GPU_SHARE)  # its checks run one gate at a time
   add_test(NAME ${id}/agent
     COMMAND "${CMAKE_COMMAND}" "-DARGS_FILE=${args_file}" -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ArenaAgent.cmake")
   set_tests_properties(${id}/agent PROPERTIES
-    LABELS "${A_LABELS}" FIXTURES_SETUP "${id}/agent" RESOURCE_GROUPS "gpus:1" TIMEOUT ${_timeout})
+    LABELS "${A_LABELS}" FIXTURES_SETUP "${id}/agent" RESOURCE_GROUPS "gpus:${_share}" TIMEOUT ${_timeout})
 endfunction()
 
 # Task validation (label selftest; not the suite's label, so suite runs leave it out): the
@@ -328,11 +407,12 @@ endfunction()
 # A task that fails does not ship. A task without a SOLUTION gets the first check only.
 #   CORRECT / PERF: the runner commands; JUDGE: --task/--baseline/--reference and the worker
 #   arguments; PERF_ARGS: the perf references; ORACLE_CHECK: <name> <kernel>; COMPILE: the
-#   descriptor's compile template; SOLUTION_OUTPUT / SOLUTION_KERNEL: the compiled solution.
+#   descriptor's compile template; SOLUTION_OUTPUT / SOLUTION_KERNEL: the compiled solution;
+#   RESOURCES: a correctness check's RESOURCE_GROUPS (every configuration: seen and unseen's).
 #   COMPILED_BY_GATE: the candidate's compiled file, when the candidate is this solution (the
 #   compile gate then compiles it, and compile_solution takes its library: it is not compiled twice).
 function(_arena_add_selftests id)
-  cmake_parse_arguments(PARSE_ARGV 1 S "" "SOLUTION;SOLUTION_OUTPUT;SOLUTION_KERNEL;SPEC;REFERENCE;COMPILED_BY_GATE"
+  cmake_parse_arguments(PARSE_ARGV 1 S "" "SOLUTION;SOLUTION_OUTPUT;SOLUTION_KERNEL;SPEC;REFERENCE;RESOURCES;COMPILED_BY_GATE"
                         "LABELS;CORRECT;PERF;JUDGE;PERF_ARGS;ORACLE_CHECK;COMPILE;ORACLE_CACHE")
   set(prefix "selftest/${id}")
   set(rdir "${ARENA_GATE_RESULTS_DIR}/selftest/${id}")
@@ -342,7 +422,7 @@ function(_arena_add_selftests id)
   add_test(NAME ${prefix}/${first_check}
     COMMAND ${correct} --candidate "${first_kernel}" --result "${rdir}/${first_check}.json")
   set_tests_properties(${prefix}/${first_check} PROPERTIES
-    LABELS "${S_LABELS};gpu" RESOURCE_GROUPS "gpus:1" SKIP_RETURN_CODE 77 TIMEOUT 900)
+    LABELS "${S_LABELS};gpu" RESOURCE_GROUPS "${S_RESOURCES}" SKIP_RETURN_CODE 77 TIMEOUT 900)
   if(NOT S_SOLUTION)
     return()
   endif()
@@ -367,7 +447,7 @@ function(_arena_add_selftests id)
     set_tests_properties(${prefix}/compile_solution PROPERTIES FIXTURES_REQUIRED "${id}/compiled")
   endif()
   set_tests_properties(${prefix}/solution_correct PROPERTIES
-    LABELS "${S_LABELS};gpu" RESOURCE_GROUPS "gpus:1" SKIP_RETURN_CODE 77 TIMEOUT 900
+    LABELS "${S_LABELS};gpu" RESOURCE_GROUPS "${S_RESOURCES}" SKIP_RETURN_CODE 77 TIMEOUT 900
     FIXTURES_REQUIRED "${prefix}/solution" FIXTURES_SETUP "${prefix}/solution_correct")
   math(EXPR _perf_timeout "${ARENA_PERF_BUDGET_S} * 3 + 420")
   set_tests_properties(${prefix}/solution_faster PROPERTIES
@@ -525,13 +605,15 @@ function(_arena_add_task id)
                   --reference "${ARENA_SUITE_REFERENCE}" ${worker_args})
   _arena_oracle_cache_args(oracle_cache)
   foreach(set_name seen unseen)
+    string(TOUPPER ${set_name} _set)
+    _arena_correct_resources(${${key}_GPU_BYTES_${_set}} correct_resources)
     add_test(NAME ${id}/correct_${set_name}
       COMMAND ${correct_cmd} ${runner_args} --set ${set_name} --fuzz-seed ${ARENA_FUZZ_SEED} ${oracle_cache}
               --result "${rdir}/correct_${set_name}.json")
     set_tests_properties(${id}/correct_${set_name} PROPERTIES
       LABELS "${common_labels};correct_${set_name};gpu"
       FIXTURES_REQUIRED "${id}/compiled" FIXTURES_SETUP "${id}/correct"
-      RESOURCE_GROUPS "gpus:1" SKIP_RETURN_CODE 77 TIMEOUT 600)
+      RESOURCE_GROUPS "${correct_resources}" SKIP_RETURN_CODE 77 TIMEOUT 600)
   endforeach()
 
   math(EXPR _perf_timeout "${ARENA_PERF_BUDGET_S} * 3 + 120 + ${ARENA_SUITE_PERF_EXTRA_S}")
@@ -555,11 +637,16 @@ function(_arena_add_task id)
     if(NOT ARENA_AGENT AND NOT fallback AND _task_solution AND candidate_src STREQUAL _task_solution)
       set(compiled_by_gate "${candidate_lib}")  # ARENA_CANDIDATE=solution: the gate compiles it
     endif()
+    set(_all_bytes ${${key}_GPU_BYTES_SEEN})
+    if(${key}_GPU_BYTES_UNSEEN GREATER _all_bytes)
+      set(_all_bytes ${${key}_GPU_BYTES_UNSEEN})
+    endif()
+    _arena_correct_resources(${_all_bytes} all_resources)
     _arena_add_selftests(${id} COMPILED_BY_GATE "${compiled_by_gate}" LABELS selftest ${category}${_task_labels} CORRECT ${correct_cmd} PERF ${perf_cmd}
       JUDGE ${judge} ORACLE_CACHE ${oracle_cache} PERF_ARGS ${ARENA_SUITE_PERF_ARGS} ORACLE_CHECK ${ARENA_SUITE_ORACLE_CHECK} "${ARENA_SUITE_ORACLE_CHECK_KERNEL}"
       COMPILE ${ARENA_SUITE_COMPILE} SOLUTION "${_task_solution}" SOLUTION_OUTPUT "${solution_out}"
       SOLUTION_KERNEL "${ARENA_SUITE_KERNEL_PREFIX}${solution_out}" SPEC "${_task_spec}"
-      REFERENCE "${ARENA_SUITE_REFERENCE}")
+      REFERENCE "${ARENA_SUITE_REFERENCE}" RESOURCES "${all_resources}")
   endif()
 endfunction()
 

@@ -127,6 +127,15 @@ struct ResultHeader {
   }
 };
 
+// How a gate's error begins when an allocation of the harness's own (a buffer set, a red zone,
+// the oracle) failed for lack of device memory that other gates on its GPU held
+// (harness/src/device_memory_error.h): arena-score reads such a gate as not judged, and it
+// never counts as passed (docs/DESIGN.md, "Scheduling").
+inline constexpr const char* kOutOfDeviceMemory = "out of device memory";
+inline bool is_out_of_device_memory(const ResultHeader& h) {
+  return h.status == Status::Error && h.error.rfind(kOutOfDeviceMemory, 0) == 0;
+}
+
 inline void to_json(nlohmann::json& j, const ResultHeader& h) {
   schema_detail::write_fields(j, h);
   j[key::schema_version] = h.schema_version;

@@ -140,6 +140,11 @@ int arena_dev_select(int id) {
   return 0;
 }
 
+int arena_dev_mem_info(size_t* free_bytes, size_t* total_bytes) {
+  ARENA_TRY(hipMemGetInfo(free_bytes, total_bytes));
+  return 0;
+}
+
 int arena_dev_info(arena_device_info* info) {
   std::memset(info, 0, sizeof *info);
   int dev = 0;

@@ -128,6 +128,11 @@ class TorchTask(arena_task.TaskInfo):
         return outs
 
 
+# The oracle's exit status for running out of device memory (kOracleOutOfDeviceMemory):
+# the gate reports an infrastructure error, not a wrong kernel.
+ORACLE_OUT_OF_DEVICE_MEMORY = 3
+
+
 def bind_state(model, state):
     """Replaces the model's parameters and buffers by the given tensors (no copies)."""
     for key, t in state.items():
@@ -149,30 +154,42 @@ class Oracle:
 
     def reference(self, args_p):
         try:
-            a = args_p.contents
-            values = self.task.values(*arena_abi.params_of(a))
-            import copy
-            model = copy.deepcopy(self.task.model(values)).to(self.device)
-            arrays, tensors = {}, {}
-            for i, spec in enumerate(self.task.tensors):
-                arr = np.ctypeslib.as_array(a.tensors[i], shape=(a.numel[i],))
-                arrays[spec["name"]] = arr
-                if spec["role"] == "output":
-                    continue
-                t = torch.from_numpy(arr.copy()).reshape(self.task.shape(spec["name"], values)).to(self.device)
-                if self.native or not t.is_floating_point() or not spec["dtype"].startswith(("f", "bf")):
-                    t = t.to(getattr(torch, arena_abi.DTYPES[spec["dtype"]][0]))
-                tensors[spec["name"]] = t
-            if not self.native:
-                model = model.double()
-            bind_state(model, self.task.state_of(tensors))
-            outs = self.task.run(model, tensors, values)
-            for name, o in zip(self.task.binding["outputs"], outs):
-                arrays[name][:] = o.detach().to("cpu", torch.float64).reshape(-1).numpy()
+            self._run(args_p.contents)
             return 0
+        except torch.cuda.OutOfMemoryError as e:
+            # The harness's own allocation, not the candidate's (harness/src/device_memory_error.h).
+            _report("oracle", e)
+            return ORACLE_OUT_OF_DEVICE_MEMORY
         except Exception as e:
             _report("oracle", e)
             return 1
+        finally:
+            # The judge allocates its buffer sets beside this process's PyTorch: what the caching
+            # allocator kept of this run goes back to the device (the run's tensors are gone now).
+            if self.device == "cuda":
+                torch.cuda.empty_cache()
+
+    def _run(self, a):
+        """Runs the model on `a`'s inputs and writes its outputs into `a`'s output arrays."""
+        values = self.task.values(*arena_abi.params_of(a))
+        import copy
+        model = copy.deepcopy(self.task.model(values)).to(self.device)
+        arrays, tensors = {}, {}
+        for i, spec in enumerate(self.task.tensors):
+            arr = np.ctypeslib.as_array(a.tensors[i], shape=(a.numel[i],))
+            arrays[spec["name"]] = arr
+            if spec["role"] == "output":
+                continue
+            t = torch.from_numpy(arr.copy()).reshape(self.task.shape(spec["name"], values)).to(self.device)
+            if self.native or not t.is_floating_point() or not spec["dtype"].startswith(("f", "bf")):
+                t = t.to(getattr(torch, arena_abi.DTYPES[spec["dtype"]][0]))
+            tensors[spec["name"]] = t
+        if not self.native:
+            model = model.double()
+        bind_state(model, self.task.state_of(tensors))
+        outs = self.task.run(model, tensors, values)
+        for name, o in zip(self.task.binding["outputs"], outs):
+            arrays[name][:] = o.detach().to("cpu", torch.float64).reshape(-1).numpy()
 
 
 class DeviceModel:

@@ -212,10 +212,21 @@ TaskScore score_task(const std::string& suite, const std::string& task,
     t.judged = false;
     t.unjudged_reason = std::string(name) + " " + outcome_name(g.outcome);
   };
+  // A correctness gate whose own allocations ran out of device memory (result status "error",
+  // error "out of device memory ...") judged nothing: the task is not judged, and not correct.
+  auto out_of_memory = [](const GateResult& g) {
+    return g.outcome == Outcome::failed && g.correct && is_out_of_device_memory(g.correct->header);
+  };
+  const bool seen_wrong = is_failure(seen.outcome) && !out_of_memory(seen);
+  const bool unseen_wrong = is_failure(unseen.outcome) && !out_of_memory(unseen);
   if (is_failure(compile.outcome)) {  // settled: not compiled
   } else if (!t.compiled) {
     open("compile", compile);
-  } else if (is_failure(seen.outcome) || is_failure(unseen.outcome)) {  // settled: not correct
+  } else if (seen_wrong || unseen_wrong) {  // settled: not correct
+  } else if (out_of_memory(seen) || out_of_memory(unseen)) {
+    const GateResult& g = out_of_memory(seen) ? seen : unseen;
+    t.judged = false;
+    t.unjudged_reason = std::string(&g == &seen ? "correct_seen" : "correct_unseen") + " " + g.correct->header.error;
   } else if (is_unknown(seen.outcome)) {
     open("correct_seen", seen);
   } else if (is_unknown(unseen.outcome)) {

@@ -34,6 +34,8 @@ const char* arena_dev_error(void);
 int arena_dev_count(int* count);
 int arena_dev_select(int id);
 int arena_dev_info(arena_device_info* info);
+/* The current device's free and total memory in bytes, all processes together. */
+int arena_dev_mem_info(size_t* free_bytes, size_t* total_bytes);
 
 void* arena_dev_malloc(size_t bytes); /* NULL on failure */
 int arena_dev_free(void* p);

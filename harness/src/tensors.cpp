@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "device_download.h"
+#include "device_memory_error.h"
 
 namespace arena {
 
@@ -48,6 +49,8 @@ std::vector<std::vector<double>> run_reference(const TaskSpec& t, const Config& 
                    c.ints.data(), static_cast<int>(c.ints.size()),
                    c.floats.data(), static_cast<int>(c.floats.size())};
   int rc = ref.run(&a);
+  if (rc == kOracleOutOfDeviceMemory)  // the harness's own allocation (a PyTorch oracle on the GPU)
+    throw DeviceError("running the oracle on " + c.label + ": out of memory");
   if (rc != 0) throw std::runtime_error("the reference oracle returned " + std::to_string(rc) + " on " + c.label);
   return all;
 }

@@ -23,7 +23,9 @@
 
 #include "compare.h"
 #include "device.h"
+#include "device_memory_error.h"
 #include "fuzz.h"
+#include "gate_memory.h"
 #include "gate_report.h"
 #include "gate_workers.h"
 #include "inputs.h"
@@ -64,6 +66,7 @@ struct Gate {
   CorrectResult result;
   int hangs = 0;            // configurations on which the candidate hung
   std::string gave_up;      // non-empty once the remaining configurations are not run
+  std::string infra_error;  // the harness itself ran out of device memory: status "error", not judged
   size_t current = 0;       // configuration being checked
   std::map<size_t, std::vector<std::future<TrialData>>> prefetched;  // by configuration
   double worst_abs = 0, worst_rel = 0;
@@ -381,6 +384,32 @@ int fill_oracle_cache(Gate& g) {
   return 0;
 }
 
+// The judge's own allocation (a buffer set, a red zone, the oracle) failed for lack of device
+// memory. Whose memory was it? The candidate's recorder, the only process that runs its host
+// code, is ended first (its memory with it): if the GPU then has room for this configuration's
+// buffer set, the candidate's processes held it, and that is the candidate's failure. Otherwise
+// other gates held it: an infrastructure error (status "error", not judged, never passed) unless
+// an earlier configuration already failed, and the rest of the gate is not run
+// (docs/DESIGN.md, "Scheduling").
+std::string device_memory_problem(Gate& g, const std::string& what) {
+  g.candidate->stop_recorder();
+  if (g.baseline) g.baseline->stop_recorder();
+  size_t free_bytes = 0, total_bytes = 0;
+  const bool known = arena_dev_mem_info(&free_bytes, &total_bytes) == 0 && total_bytes > 0;
+  const int64_t need = buffer_set_bytes(g.task, g.configs[g.current]);
+  g.gave_up = "the gate ran out of device memory on " + g.configs[g.current].label;
+  if (known && static_cast<int64_t>(free_bytes) >= need)
+    return "error: " + what + "; with the candidate's recorder ended the GPU has " +
+           std::to_string(free_bytes >> 20) + " MiB free, enough for this configuration's " +
+           std::to_string(need >> 20) + " MiB: the candidate's processes held the memory";
+  const double gb = 1e9;
+  std::string reason = out_of_device_memory_reason(
+      what, known ? static_cast<double>(total_bytes - free_bytes) / gb : -1, known ? total_bytes / gb : -1);
+  // A configuration the candidate already failed settles the gate: it stays failed.
+  if (g.failed == 0) g.infra_error = reason;
+  return reason;
+}
+
 class ConfigTest : public ::testing::Test {
  public:
   explicit ConfigTest(size_t index) : index_(index) {}
@@ -390,6 +419,11 @@ class ConfigTest : public ::testing::Test {
     CorrectConfig cj;
     try {
       cj = check_config(g, index_);
+    } catch (const DeviceError& e) {
+      cj.label = g.configs[index_].label;
+      cj.passed = false;
+      cj.problems = {says_out_of_device_memory(e.what()) ? device_memory_problem(g, e.what())
+                                                         : std::string("error: ") + e.what()};
     } catch (const std::exception& e) {
       cj.label = g.configs[index_].label;
       cj.passed = false;
@@ -498,7 +532,7 @@ int arena_correct_main(int argc, char** argv) {
   for (Side* s : {g.candidate.get(), g.baseline.get()})
     if (s) s->ask_workers_to_exit();  // they end in parallel while the result is written
   finish(g, rc, secs);
-  return rc == 0 && g.failed == 0 ? 0 : 1;
+  return rc == 0 && g.failed == 0 && g.infra_error.empty() ? 0 : 1;
 }
 
 namespace {
@@ -507,6 +541,11 @@ void finish(Gate& g, int rc, double secs) {
   const std::string suite = "correct_" + g.set;
   g.result.header.finished = utc_now();
   g.result.header.status = rc == 0 && g.failed == 0 ? Status::Passed : Status::Failed;
+  if (!g.infra_error.empty()) {  // never passed: an infrastructure error, not a verdict
+    g.result.header.status = Status::Error;
+    g.result.header.error = g.infra_error;
+    std::printf("%s\n", g.infra_error.c_str());
+  }
   g.result.seconds = secs;
   g.result.passed_configs = g.passed;
   g.result.total_configs = static_cast<int>(g.configs.size());

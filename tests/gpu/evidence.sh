@@ -15,6 +15,11 @@
 #                                               cache, then again after damaging two entries (the repeat
 #                                               computes only those two and what was not kept); wall
 #                                               times, oracle cache counts, verdicts compared
+#   tests/gpu/evidence.sh memory [regex]        correctness gates by GPU memory units: SUITE's task validation
+#                                               (default torch2hip, correctness only) on GPU 0 alone at -j 48
+#                                               with SLOTS (default 8) gates per GPU at most; nvidia-smi's
+#                                               peak use, the units asked, and every out-of-memory problem
+#                                               (expected: none, and no gate failed)
 #   tests/gpu/evidence.sh profile <task> [I]    profile.sh's report for <suite>/<task>: solution vs baseline
 #   tests/gpu/evidence.sh sandbox               the scripted agent cases (label agents), sandbox probe on the GPU
 #
@@ -43,6 +48,7 @@ suite=${SUITE:-hip2hip}
 # Task validation covers every suite unless SUITE names one: a suite whose selftests stop
 # working must not go unnoticed.
 [ "${1:-}" = selftest ] && suite=${SUITE:-hip2hip;torch2hip;triton2triton}
+[ "${1:-}" = memory ] && suite=${SUITE:-torch2hip}
 
 # ARENA_TASKS_DIR in the environment: validate the tasks of another folder (e.g. new ones).
 configure() {  # candidate [fallback]
@@ -218,6 +224,25 @@ for d in differ:
     print("  " + d)
 PY
     ;;
+  memory)  # correctness gates placed by their memory units, many at once on one GPU
+    SLOTS=${SLOTS:-8} configure baseline
+    grep -E "^ARENA_GPU_(UNITS|SHARE):" $build/CMakeCache.txt
+    python3 -c "import json,sys; r=json.load(open(sys.argv[1])); l=r['local'][0]; [l.__setitem__(k, l[k][:1]) for k in l]; json.dump(r,open(sys.argv[2],'w'))" \
+      $build/arena_resources.json $build/arena_resources_gpu0.json
+    (while sleep 1; do nvidia-smi --query-gpu=memory.used,memory.total --format=csv,noheader,nounits -i 0; done) \
+      >"$out/memory-samples.csv" 2>/dev/null &
+    sampler=$!
+    rm -rf $build/arena/results $build/Testing
+    stamped_ctest "$out/ctest-memory.log" -T Test -L '^selftest$' -E '/(solution_faster|filter|launch_bound)$' \
+      ${2:+-R "$2"} --resource-spec-file arena_resources_gpu0.json -j "${JOBS:-48}"
+    echo "== exit $?"
+    kill "$sampler"
+    sort -t, -k1 -n "$out/memory-samples.csv" | tail -1 | awk -F', *' '{print "peak GPU 0 memory used: " $1 " of " $2 " MiB"}'
+    grep -ohE 'RESOURCE_GROUPS "gpus:[0-9]+"' $build/suites/*/CTestTestfile.cmake 2>/dev/null | sort | uniq -c
+    echo "out-of-memory problems: $(grep -ciE 'out of (device )?memory' "$out/ctest-memory.log")"
+    grep -iE 'out of (device )?memory' "$out/ctest-memory.log" | head -10
+    grep -E "\*\*\*(Failed|Timeout|Exception)" "$out/ctest-memory.log" | head -20
+    ;;
   profile)  # what ./profile.sh prints in a workspace, for the expert solution
     configure solution
     (cd $build && ctest -R "^$suite/$2/compile\$" >/dev/null)
@@ -247,7 +272,7 @@ PY
     cmake -S . -B $build -DARENA_AGENT= >>"$out/configure.log" 2>&1
     ;;
   *)
-    echo "usage: $0 build | suite <candidate> | case <name> | mixed <name> | agent <name> | selftest [regex] | aa [regex] | scale [regex] | timing [regex] | speed [regex] | profile <task> [I] | sandbox" >&2
+    echo "usage: $0 build | suite <candidate> | case <name> | mixed <name> | agent <name> | selftest [regex] | aa [regex] | scale [regex] | timing [regex] | speed [regex] | memory [regex] | profile <task> [I] | sandbox" >&2
     exit 2
     ;;
 esac

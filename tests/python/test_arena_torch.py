@@ -2,7 +2,8 @@
 """The PyTorch reference side of torch2hip (harness/python/arena_torch.py) on CPU: the oracle
 binds the harness's tensors by state_dict key and computes in float64, and bad references
 (one that does not import, a Model whose outputs do not match the spec, state left unbound)
-are refused with a message naming the file and what is wrong. Exits 77 without PyTorch."""
+are refused with a message naming the file and what is wrong, and an oracle out of device memory
+returns its own status. Exits 77 without PyTorch."""
 import ctypes
 import io
 import json
@@ -143,8 +144,20 @@ def main():
     d = task_dir(root, "shape", LINEAR, spec(outputs=["m", "n + 1"]))
     rc, err = run_oracle(d, [x.ravel().copy(), w.ravel().copy(), b.ravel().copy(), np.full(m * (n + 1), np.nan)],
                          [m, k, n], [slope])
+    rc_shape = rc
     check(rc != 0 and "reference.py" in err and "output 'y' has shape [4, 5]" in err,
           f"an output of the wrong shape fails the oracle naming the file: {err.strip()}")
+
+    # Running out of device memory in the oracle is the harness's, not a wrong kernel: its own
+    # exit status (harness/src/device_memory_error.h), which no other failure gives.
+    d = task_dir(root, "oom", LINEAR.replace(
+        "return torch.nn.functional.leaky_relu(self.lin(x), self.slope)",
+        "raise torch.cuda.OutOfMemoryError('CUDA out of memory. Tried to allocate 2.00 GiB')"), spec())
+    rc, err = run_oracle(d, [x.ravel().copy(), w.ravel().copy(), b.ravel().copy(), y.copy()], [m, k, n], [slope])
+    check(rc == arena_torch.ORACLE_OUT_OF_DEVICE_MEMORY == 3 and "out of memory" in err,
+          f"an oracle out of device memory returns 3 (rc {rc}; {err.strip()})")
+    check(rc_shape != arena_torch.ORACLE_OUT_OF_DEVICE_MEMORY,
+          f"an oracle that fails otherwise does not return 3 (rc {rc_shape})")
 
     # An unknown mode is refused.
     try:

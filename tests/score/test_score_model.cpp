@@ -293,3 +293,61 @@ TEST(ScoreModel, OptionalProfileGateRecordsBottlenecksWithoutJudging) {
   EXPECT_DOUBLE_EQ(with.speedup, 2.0);
   EXPECT_EQ(task_to_json(with)["bottleneck"]["candidate"], "memory-bound");
 }
+
+namespace {
+
+// A correctness gate that failed with its result file's status and error.
+GateResult correct_gate(arena::Status status, const std::string& error) {
+  GateResult g = gate(Outcome::failed);
+  arena::CorrectResult r;
+  r.header.gate = "correct_unseen";
+  r.header.status = status;
+  r.header.error = error;
+  g.correct = r;
+  return g;
+}
+
+const char* kOomError =
+    "out of device memory while allocating 34210560 bytes: hipMalloc: out of memory; 139.0 GB of the GPU's "
+    "141.0 GB were in use (the gates sharing it): not a verdict on the kernel; run again with fewer gates per GPU";
+
+}  // namespace
+
+// The harness ran out of device memory in one correctness gate: the task is not judged (no
+// points, no mean), never correct, and the reason names the gate and what to change.
+TEST(ScoreModel, OutOfDeviceMemoryIsNotJudgedAndNeverPassed) {
+  Gates x = all_passed(perf_json(1.5, 1.4, 1.6, "FASTER"));
+  x.g["correct_unseen"] = correct_gate(arena::Status::Error, kOomError);
+  TaskScore t = x.score();
+  EXPECT_FALSE(t.judged);
+  EXPECT_FALSE(t.correct_unseen);
+  EXPECT_FALSE(t.correct);
+  EXPECT_NE(t.unjudged_reason.find("correct_unseen out of device memory"), std::string::npos) << t.unjudged_reason;
+  EXPECT_NE(t.unjudged_reason.find("fewer gates per GPU"), std::string::npos) << t.unjudged_reason;
+  EXPECT_EQ(t.aka_score, 20);  // compiled, not correct: the JSON writes no points for an unjudged task
+}
+
+// The same error text with status "failed" is a candidate's failure, and so is status "error"
+// with another reason: only the harness's own out-of-memory status is read as not judged.
+TEST(ScoreModel, OnlyTheHarnessOutOfMemoryErrorIsNotJudged) {
+  for (auto [status, error] : {std::pair{arena::Status::Failed, std::string(kOomError)},
+                               std::pair{arena::Status::Error, std::string("cannot load the oracle")},
+                               std::pair{arena::Status::Error, std::string("error: out of device memory")}}) {
+    Gates x = all_passed(perf_json(1.5, 1.4, 1.6, "FASTER"));
+    x.g["correct_seen"] = correct_gate(status, error);
+    TaskScore t = x.score();
+    EXPECT_TRUE(t.judged) << error << ": " << t.unjudged_reason;
+    EXPECT_FALSE(t.correct) << error;
+  }
+}
+
+// A wrong result on the other set settles the task as not correct, even beside a gate that ran
+// out of memory.
+TEST(ScoreModel, WrongOnOneSetOutweighsOutOfMemoryOnTheOther) {
+  Gates x = all_passed(perf_json(1.5, 1.4, 1.6, "FASTER"));
+  x.g["correct_seen"] = gate(Outcome::failed, "mismatch");
+  x.g["correct_unseen"] = correct_gate(arena::Status::Error, kOomError);
+  TaskScore t = x.score();
+  EXPECT_TRUE(t.judged) << t.unjudged_reason;
+  EXPECT_FALSE(t.correct);
+}

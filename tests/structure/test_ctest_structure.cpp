@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fuzz.h"
+#include "gate_memory.h"
 #include "task_spec.h"
 
 using json = nlohmann::json;
@@ -152,27 +154,41 @@ TEST(CTestStructure, GpuGatesSkipWithoutADeviceAndClaimAGpu) {
   }
 }
 
-// Scheduling (docs/DESIGN.md, "Scheduling"): a correctness gate takes one slot of a GPU, so
-// ARENA_PERF_SLOTS of them share one; a perf gate holds one GPU by its resource group, not the
-// machine (no RUN_SERIAL unless ARENA_PERF_SCHEDULE=serial): all its slots (exclusive), or
-// its one perf slot beside the correctness gates (shared).
+// Scheduling (docs/DESIGN.md, "Scheduling"): every GPU offers ARENA_GPU_UNITS units of its
+// memory; a correctness gate asks for the units its estimated peak needs (gate_memory.h), at
+// least ARENA_GPU_SHARE so that no more than ARENA_PERF_SLOTS share a GPU, at most a GPU; a perf
+// gate holds one GPU by its resource group, not the machine (no RUN_SERIAL unless
+// ARENA_PERF_SCHEDULE=serial): all its units (exclusive), or its one perf slot beside the
+// correctness gates (shared).
 using Requirements = std::vector<std::pair<std::string, int>>;
 
 Requirements timed_test_requirements() {
   const std::string schedule = ARENA_PERF_SCHEDULE;
   if (schedule == "shared") return {{"perf_gpus", 1}};
-  return {{"gpus", std::stoi(ARENA_PERF_SLOTS)}};
+  return {{"gpus", ARENA_GPU_UNITS}};
+}
+
+Requirements correctness_requirements(const arena::TaskSpec& t, const std::vector<arena::Config>& configs) {
+  const int64_t unit = int64_t{ARENA_GPU_MEMORY_UNIT_GB} << 30;
+  const int64_t need = (arena::correctness_gate_device_bytes(t, configs) + unit - 1) / unit;
+  return {{"gpus", static_cast<int>(std::min<int64_t>(std::max<int64_t>(need, ARENA_GPU_SHARE), ARENA_GPU_UNITS))}};
 }
 
 TEST(CTestStructure, PerfGatesHoldOneGpuByResourceGroupsNotTheMachine) {
   auto tests = tests_by_name();
   const bool serial = std::string(ARENA_PERF_SCHEDULE) == "serial";
+  ASSERT_GE(ARENA_GPU_SHARE, 1);
+  ASSERT_GE(ARENA_GPU_UNITS, ARENA_GPU_SHARE);
   for (const auto& t : shipped_tasks()) {
     const std::string id = t.suite + "/" + t.name;
-    for (const char* gate : {"correct_seen", "correct_unseen"}) {
-      EXPECT_EQ(tests[id + "/" + gate].requirements, (Requirements{{"gpus", 1}})) << id << "/" << gate;
-      EXPECT_FALSE(tests[id + "/" + gate].run_serial) << id << "/" << gate;
+    std::vector<arena::Config> unseen = t.unseen;
+    if (t.fuzz.count > 0) {
+      auto fuzz = arena::generate_fuzz_configs(t, std::stoull(ARENA_FUZZ_SEED));
+      unseen.insert(unseen.end(), fuzz.begin(), fuzz.end());
     }
+    EXPECT_EQ(tests[id + "/correct_seen"].requirements, correctness_requirements(t, t.seen)) << id << "/correct_seen";
+    EXPECT_EQ(tests[id + "/correct_unseen"].requirements, correctness_requirements(t, unseen)) << id << "/correct_unseen";
+    for (const char* gate : {"correct_seen", "correct_unseen"}) EXPECT_FALSE(tests[id + "/" + gate].run_serial) << id << "/" << gate;
     const TestInfo& perf = tests[id + "/perf"];
     EXPECT_EQ(perf.requirements, timed_test_requirements()) << id << "/perf: " << perf.resource_groups;
     EXPECT_EQ(perf.run_serial, serial) << id << "/perf (ARENA_PERF_SCHEDULE=" ARENA_PERF_SCHEDULE ")";
@@ -185,8 +201,8 @@ TEST(CTestStructure, PerfGatesHoldOneGpuByResourceGroupsNotTheMachine) {
 }
 
 // The resource spec configure wrote has what those groups ask for: every GPU with
-// ARENA_PERF_SLOTS slots, and under the shared schedule one perf slot per GPU, same ids.
-TEST(CTestStructure, ResourceSpecGivesEachGpuItsSlots) {
+// ARENA_GPU_UNITS units, and under the shared schedule one perf slot per GPU, same ids.
+TEST(CTestStructure, ResourceSpecGivesEachGpuItsUnits) {
   std::ifstream is(std::string(ARENA_BINARY_DIR) + "/arena_resources.json");
   ASSERT_TRUE(is) << "no arena_resources.json in " << ARENA_BINARY_DIR;
   json spec = json::parse(is);
@@ -194,7 +210,7 @@ TEST(CTestStructure, ResourceSpecGivesEachGpuItsSlots) {
   ASSERT_TRUE(local.contains("gpus"));
   std::vector<std::string> ids;
   for (const auto& g : local["gpus"]) {
-    EXPECT_EQ(g["slots"].get<int>(), std::stoi(ARENA_PERF_SLOTS)) << g.dump();
+    EXPECT_EQ(g["slots"].get<int>(), ARENA_GPU_UNITS) << g.dump();
     ids.push_back(g["id"]);
   }
   EXPECT_FALSE(ids.empty());

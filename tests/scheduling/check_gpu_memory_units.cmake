@@ -1,0 +1,113 @@
+# GPU memory in the resource spec (cmake -P, from tests/CMakeLists.txt; docs/DESIGN.md,
+# "Scheduling"): with a fake nvidia-smi that lists two 80 GB GPUs, configure gives each GPU
+# floor(81559 MiB / 1 GiB) = 79 units of type gpus; a correctness gate asks for the units its
+# estimated memory needs, at least ceil(79 / ARENA_PERF_SLOTS = 16) = 5, so of two toy tasks
+# that differ only in their tensors' sizes the bigger one asks for more; a perf gate asks for all.
+#   -DSOURCE_DIR=<project> -DWORK_DIR=<scratch> -DPLATFORM=<nvidia|amd|none>
+cmake_minimum_required(VERSION 3.25)
+if(PLATFORM STREQUAL "none" OR PLATFORM STREQUAL "")
+  message("SKIPPED: a host-only build generates no gates (ARENA_HIP_PLATFORM=none)")
+  return()
+endif()
+file(REMOVE_RECURSE "${WORK_DIR}")
+function(fail what)
+  message(FATAL_ERROR "FAILED: ${what}")
+endfunction()
+
+# The fake nvidia-smi: two GPUs, 81559 MiB each (an H100 80GB).
+file(MAKE_DIRECTORY "${WORK_DIR}/bin")
+file(WRITE "${WORK_DIR}/bin/nvidia-smi" [=[#!/bin/sh
+case "$*" in
+  -L) printf 'GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-0)\nGPU 1: NVIDIA H100 80GB HBM3 (UUID: GPU-1)\n' ;;
+  *--query-gpu=memory.total*) printf '81559\n81559\n' ;;
+  *) exit 1 ;;
+esac
+]=])
+file(CHMOD "${WORK_DIR}/bin/nvidia-smi" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+
+# Two toy tasks from one shipped task: toy_small as it is, toy_big with a seen configuration
+# whose input is 256 x 4096 x 4096 halves (8 GiB, twice with its pristine copy).
+set(origin "${SOURCE_DIR}/tasks/hip2hip/avgpool_global_f16")
+foreach(name toy_small toy_big)
+  file(COPY "${origin}/" DESTINATION "${WORK_DIR}/tasks/hip2hip/${name}")
+  file(READ "${origin}/task.json" spec)
+  string(JSON spec SET "${spec}" name "\"${name}\"")
+  if(name STREQUAL "toy_big")
+    string(JSON spec SET "${spec}" configs seen 0 [=[{"B": 256, "C": 4096, "HW": 4096}]=])
+  endif()
+  file(WRITE "${WORK_DIR}/tasks/hip2hip/${name}/task.json" "${spec}")
+endforeach()
+
+execute_process(COMMAND "${CMAKE_COMMAND}" -E env "PATH=${WORK_DIR}/bin:$ENV{PATH}"
+                        "${CMAKE_COMMAND}" -S "${SOURCE_DIR}" -B "${WORK_DIR}/build"
+                        "-DARENA_TASKS_DIR=${WORK_DIR}/tasks" -DARENA_SUITES=hip2hip -DARENA_BUILD_FRAMEWORK_TESTS=OFF
+                        "-DARENA_HIP_PLATFORM=${PLATFORM}" -DARENA_SELFTEST=OFF -DARENA_PERF_SLOTS=16
+                        -DARENA_GPU_MEMORY_UNIT_GB=1 -DARENA_PERF_SCHEDULE=exclusive
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  fail("configure failed (exit ${rc}):\n${out}${err}")
+endif()
+
+file(READ "${WORK_DIR}/build/arena_resources.json" spec)
+string(JSON gpus LENGTH "${spec}" local 0 gpus)
+if(NOT gpus EQUAL 2)
+  fail("arena_resources.json lists ${gpus} GPU(s), the fake nvidia-smi two: ${spec}")
+endif()
+foreach(i 0 1)
+  string(JSON units GET "${spec}" local 0 gpus ${i} slots)
+  if(NOT units EQUAL 79)
+    fail("GPU ${i} has ${units} units in arena_resources.json, not 79 (81559 MiB in 1 GiB units): ${spec}")
+  endif()
+endforeach()
+
+# Each test's RESOURCE_GROUPS, as ctest reads them.
+execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --show-only=json-v1 WORKING_DIRECTORY "${WORK_DIR}/build"
+                OUTPUT_VARIABLE tests RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  fail("ctest --show-only=json-v1 failed")
+endif()
+function(units_of test out)
+  string(JSON n LENGTH "${tests}" tests)
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE ${last})
+    string(JSON name GET "${tests}" tests ${i} name)
+    if(NOT name STREQUAL test)
+      continue()
+    endif()
+    string(JSON np LENGTH "${tests}" tests ${i} properties)
+    math(EXPR plast "${np} - 1")
+    foreach(p RANGE ${plast})
+      string(JSON pname GET "${tests}" tests ${i} properties ${p} name)
+      if(pname STREQUAL "RESOURCE_GROUPS")
+        string(JSON groups LENGTH "${tests}" tests ${i} properties ${p} value)
+        string(JSON type GET "${tests}" tests ${i} properties ${p} value 0 requirements 0 ".type")
+        string(JSON slots GET "${tests}" tests ${i} properties ${p} value 0 requirements 0 slots)
+        if(NOT groups EQUAL 1 OR NOT type STREQUAL "gpus")
+          fail("${test} asks for ${groups} group(s) of '${type}', not one group of gpus")
+        endif()
+        set(${out} ${slots} PARENT_SCOPE)
+        return()
+      endif()
+    endforeach()
+    fail("${test} has no RESOURCE_GROUPS")
+  endforeach()
+  fail("no test ${test}")
+endfunction()
+
+units_of("hip2hip/toy_small/correct_seen" small)
+units_of("hip2hip/toy_big/correct_seen" big)
+units_of("hip2hip/toy_big/correct_unseen" big_unseen)
+units_of("hip2hip/toy_big/perf" perf)
+if(NOT small EQUAL 5)
+  fail("toy_small/correct_seen asks for ${small} units, not the fewest a correctness gate takes (ceil(79 / 16) = 5)")
+endif()
+if(NOT big GREATER 16)
+  fail("toy_big/correct_seen asks for ${big} units: its 16 GiB input and pristine copy need more than 16")
+endif()
+if(NOT big_unseen EQUAL small)
+  fail("toy_big/correct_unseen (the shipped unseen configurations) asks for ${big_unseen} units, toy_small's seen ${small}")
+endif()
+if(NOT perf EQUAL 79)
+  fail("toy_big/perf asks for ${perf} units, not all 79 of its GPU (ARENA_PERF_SCHEDULE=exclusive)")
+endif()
+message(STATUS "GPU memory units: 79 per GPU; correctness gates ask ${small} (toy_small) and ${big} (toy_big); perf ${perf}")
