@@ -417,10 +417,28 @@ def good_pool_stride_param(j):
     say("a stride that would make the sizes inexpressible is kept at its file value: '(height + 1) / 2'")
 
 
+def good_depthwise_conv_zero_padding(j):
+    t = tensors_by_name(j)
+    expect(params(j, "int") == ["batch_size", "channels", "height", "width"], f"int params {params(j, 'int')}")
+    expect(t["out"]["shape"] == ["batch_size", "channels", "height - 2", "width - 2"], f"out shape {t['out']['shape']}")
+    expect(t["conv_weight"]["shape"] == ["channels", 1, 3, 3], f"weight shape {t['conv_weight']['shape']}")
+    expect(j["torch"]["init"] == ["channels", 3, 1, 0], f"init {j['torch']['init']} (kernel, stride kept; padding 0)")
+    say("a depthwise convolution: padding 0 is a constant init argument, kernel size and stride kept, "
+        "'height - 2' x 'width - 2'")
+
+
+def good_negative_init_arg(j):
+    expect(j["torch"]["init"][:3] == ["in_features", "out_features", -1], f"init {j['torch']['init']}")
+    expect("clamp_low" not in params(j, "int"), f"int params {params(j, 'int')}: a negative value is no size")
+    expect(tensors_by_name(j)["out"]["shape"] == ["batch_size", "out_features"], "out shape")
+    say("a negative constructor argument (-1) stays a literal in init, not a size")
+
+
 GOOD = {f.__name__: f for f in (good_elementwise_two_inputs, good_linear_bias, good_float_init,
                                  good_glu_reductions, good_embedding_lookup, good_tuple_init_default_arg,
                                  good_conv_output, good_affine_input_dim, good_conv_pool_flatten, good_concat_linear,
-                                 good_tuple_shape_mask, good_tied_sizes, good_pool_stride_param)}
+                                 good_tuple_shape_mask, good_tied_sizes, good_pool_stride_param,
+                                 good_depthwise_conv_zero_padding, good_negative_init_arg)}
 
 BAD = {
     "bad_does_not_import": r"does not import: NameError: name 'undefined_size' is not defined",

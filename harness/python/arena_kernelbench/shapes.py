@@ -258,6 +258,10 @@ class Analysis:
                 raise Refusal(f"{what} ({short(v0)}) changes with the sizes")
             return repr(v0)
         if isinstance(v0, int):
+            # The same value on every probe is a constant, whatever its sign: a padding of 0 or a
+            # clamp bound of -1 is no size, and factoring it as one would refuse it.
+            if all(v == v0 for v in vals):
+                return v0
             term = self._product(vals, f"{what} ({v0} at ({self.desc(0)}))")
             return term.c if term.is_const() else python_expr(term.text(self.free))
         if isinstance(v0, float):
