@@ -27,14 +27,24 @@ def problems_in(folder):
             if f.endswith(".py") and not f.startswith("_")]
 
 
-def import_one(tool, problem, out, timeout_s, extra):
+def probe_place():
+    """Where the imports will run their probes (arena_kernelbench.probe.probe_device)."""
+    try:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from arena_kernelbench.probe import probe_device_name
+        return probe_device_name()
+    except ImportError:  # no PyTorch here: each import says so itself
+        return "the CPU"
+
+
+def import_one(tool, problem, out, timeout_s, extra, where="the CPU"):
     """(problem, imported, reason or the task folder, seconds)."""
     t0 = time.time()
     try:
         r = subprocess.run([sys.executable, tool, problem, "--out", out] + extra, capture_output=True, text=True,
                            timeout=timeout_s)
     except subprocess.TimeoutExpired:
-        return problem, False, f"took longer than {timeout_s} s (probing the model on the CPU)", time.time() - t0
+        return problem, False, f"took longer than {timeout_s:g} s (probing the model on {where})", time.time() - t0
     text = (r.stdout + r.stderr).strip().splitlines()
     if r.returncode == 0:
         wrote = next((line.split("wrote ", 1)[1].split(" (")[0] for line in text if "wrote " in line), "")
@@ -57,17 +67,20 @@ def main(argv):
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     a = p.parse_args(argv)
     tool = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "tools", "arena-import-kernelbench")
+    where = probe_place()
+    print(f"{PROG}: the models run on {where} for their probes, {a.jobs} import(s) at a time")
     extra = [x for s in a.set for x in ("--set", s)]
     os.makedirs(a.out, exist_ok=True)
     lines, failed_floor = [f"# KernelBench import report\n", f"Importer run on {', '.join(a.folders)}; "
-                                                               f"{a.timeout_s:.0f} s a problem.\n"], False
+                                                               f"{a.timeout_s:.0f} s a problem, {a.jobs} at a "
+                                                               f"time; probes on {where}.\n"], False
     for i, folder in enumerate(a.folders):
         if not os.path.isdir(folder):
             print(f"{PROG}: {folder}: not a folder", file=sys.stderr)
             return 2
         probs = problems_in(folder)
         with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-            results = list(pool.map(lambda f: import_one(tool, f, a.out, a.timeout_s, extra), probs))
+            results = list(pool.map(lambda f: import_one(tool, f, a.out, a.timeout_s, extra, where), probs))
         ok = [r for r in results if r[1]]
         refused = [r for r in results if not r[1]]
         head = f"{folder}: {len(ok)} of {len(probs)} imported, {len(refused)} refused"

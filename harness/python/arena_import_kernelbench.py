@@ -83,6 +83,8 @@ def import_problem(path, out_dir, name, category, log, settings=(), keep=()):
     target = os.path.join(out_dir, name)
     if os.path.exists(target):
         raise Refusal(f"{target} already exists (choose another --name or --out; nothing is overwritten)")
+    from arena_kernelbench.probe import probe_device_name
+    log(f"the model ran on {probe_device_name()} for its probes")
     module = load_problem(path)
     changed = apply_settings(module, settings)
     int_vars, float_vars, in_inputs, in_init = size_variables(module)

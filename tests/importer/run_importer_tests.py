@@ -12,7 +12,8 @@ good_*.py must import. Each import goes to a temporary <tmp>/torch2hip/ and must
       tensors of at most 2^26 elements, and a fuzz domain whose `require` bounds every tensor,
 plus what is particular to the case (names, bindings, expressions, params).
 bad_*.py must be refused: exit status 1, one line naming the file and what is wrong, nothing written.
-The case `cli` checks --name, --category, the default name and that nothing is overwritten.
+The case `cli` checks --name, --category, the default name and that nothing is overwritten;
+`probe_device` that the probes run on the GPU where PyTorch sees one, and that the importer says where.
 Exit status 77 (skipped) when this Python cannot import torch.
 """
 import argparse
@@ -434,11 +435,21 @@ def good_negative_init_arg(j):
     say("a negative constructor argument (-1) stays a literal in init, not a size")
 
 
+def good_many_init_only_sizes(j):
+    t = tensors_by_name(j)
+    expect(params(j, "int") == ["batch_size", "in_channels", "height", "width"], f"int params {params(j, 'int')}")
+    expect(j["torch"]["init"] == ["in_channels", 8, 3, 2, 3, 2, 4], f"init {j['torch']['init']}")
+    expect(t["out"]["shape"] == ["batch_size", 8, "(height + 3) / 2", "(width + 3) / 2"], f"out {t['out']['shape']}")
+    say("six constructor-only ints, more subsets than the importer tries: keeping all six is among the tries, "
+        "'(height + 3) / 2'")
+
+
 GOOD = {f.__name__: f for f in (good_elementwise_two_inputs, good_linear_bias, good_float_init,
                                  good_glu_reductions, good_embedding_lookup, good_tuple_init_default_arg,
                                  good_conv_output, good_affine_input_dim, good_conv_pool_flatten, good_concat_linear,
                                  good_tuple_shape_mask, good_tied_sizes, good_pool_stride_param,
-                                 good_depthwise_conv_zero_padding, good_negative_init_arg)}
+                                 good_depthwise_conv_zero_padding, good_negative_init_arg,
+                                 good_many_init_only_sizes)}
 
 BAD = {
     "bad_does_not_import": r"does not import: NameError: name 'undefined_size' is not defined",
@@ -547,6 +558,22 @@ def run_cli(spec_tool, tmp):
     say("the launcher is an executable Python script")
 
 
+def run_probe_device(tmp):
+    """Probes run on the GPU when PyTorch sees one, and the importer says where they ran;
+    ARENA_IMPORT_PROBE_DEVICE=cpu keeps them on the CPU."""
+    src = os.path.join(PROBLEMS, "good_conv_output.py")
+    for env, want in (({}, "the GPU (" if torch.cuda.is_available() else "the CPU"),
+                      ({"ARENA_IMPORT_PROBE_DEVICE": "cpu"}, "the CPU")):
+        out = os.path.join(tmp, "torch2hip" + str(len(env)))
+        r = subprocess.run([sys.executable, IMPORTER, src, "--out", out], capture_output=True, text=True,
+                           timeout=900, env={**os.environ, **env})
+        expect(r.returncode == 0, f"import with {env or 'no setting'}: {r.stderr.strip()}")
+        line = next((x for x in r.stderr.splitlines() if "for its probes" in x), "")
+        expect(f"the model ran on {want}" in line, f"with {env or 'no setting'} the importer says '{line}', "
+                                                   f"want 'the model ran on {want}...'")
+        say(f"{env or 'no setting'}: {line.split(': ', 2)[-1]}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--spec", required=True, help="the arena-spec tool")
@@ -558,7 +585,7 @@ def main():
     if unknown:
         print(f"FAILED: problem files without expectations: {unknown}")
         return 1
-    cases = args.case or problems + ["cli"]
+    cases = args.case or problems + ["cli", "probe_device"]
     failed = []
     for case in cases:
         print(f"{case}:", flush=True)
@@ -570,8 +597,10 @@ def main():
                     run_bad(case, tmp, BAD[case])
                 elif case == "cli":
                     run_cli(args.spec, tmp)
+                elif case == "probe_device":
+                    run_probe_device(tmp)
                 else:
-                    raise Failure(f"unknown case (cases: {', '.join(problems + ['cli'])})")
+                    raise Failure(f"unknown case (cases: {', '.join(problems + ['cli', 'probe_device'])})")
             except Failure as e:
                 print(f"FAILED: {case}: {e}", flush=True)
                 failed.append(case)

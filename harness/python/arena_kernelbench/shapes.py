@@ -358,6 +358,10 @@ def analyze(module, path_vars, float_vars, init_ast, init_only, keep=(), seen=No
     order = sorted(free_all, key=lambda v: (path_vars[v], free_all.index(v)))
     init_vars = [v for v in order if v in init_only]
     phase1 = [((), ())] + [(k, ()) for n in range(1, len(init_vars) + 1) for k in itertools.combinations(init_vars, n)]
+    if len(phase1) > MAX_FREEZE_TRIES:
+        # Too many subsets to try them all: the last try keeps every init-only variable (a
+        # convolution's kernel, stride, padding, groups and a channel count its groups divide).
+        phase1 = phase1[:MAX_FREEZE_TRIES - 1] + [phase1[-1]]
     phase2 = [(k, ()) for n in range(1, len(order)) for k in itertools.combinations(order, n)
               if not set(k) <= init_only]
     ties = [(u, v) for u, v in itertools.combinations(free_all, 2) if path_vars[u] == path_vars[v]]
