@@ -13,7 +13,8 @@ good_*.py must import. Each import goes to a temporary <tmp>/torch2hip/ and must
 plus what is particular to the case (names, bindings, expressions, params).
 bad_*.py must be refused: exit status 1, one line naming the file and what is wrong, nothing written.
 The case `cli` checks --name, --category, the default name and that nothing is overwritten;
-`probe_device` that the probes run on the GPU where PyTorch sees one, and that the importer says where.
+`probe_device` that the probes run on the GPU where PyTorch sees one, and that the importer says where;
+`batch` the --batch mode (counts, report, --jobs, --timeout-s, --stop-after-s) on a folder of two.
 Exit status 77 (skipped) when this Python cannot import torch.
 """
 import argparse
@@ -574,6 +575,39 @@ def run_probe_device(tmp):
         say(f"{env or 'no setting'}: {line.split(': ', 2)[-1]}")
 
 
+def run_batch(tmp):
+    """--batch over a folder: counts, the report's refusals, --jobs, a per-problem time limit
+    that names where the probes ran, and --stop-after-s."""
+    folder = os.path.join(tmp, "level0")
+    os.makedirs(folder)
+    shutil.copyfile(os.path.join(PROBLEMS, "good_elementwise_two_inputs.py"), os.path.join(folder, "1_Good.py"))
+    shutil.copyfile(os.path.join(PROBLEMS, "bad_no_model.py"), os.path.join(folder, "2_Bad.py"))
+    where = "the GPU (" if torch.cuda.is_available() else "the CPU"
+
+    def batch(out, *extra):
+        r = subprocess.run([sys.executable, IMPORTER, "--batch", folder, "--out", out, *extra],
+                           capture_output=True, text=True, timeout=900)
+        report = os.path.join(out, "IMPORT_REPORT.md")
+        return r, (open(report).read() if os.path.isfile(report) else "")
+
+    r, report = batch(os.path.join(tmp, "a"), "--jobs", "2", "--timeout-s", "600")
+    expect(r.returncode == 0, f"batch exit status {r.returncode}: {r.stdout} {r.stderr}")
+    expect(f"{folder}: 1 of 2 imported, 1 refused" in r.stdout, f"batch summary: {r.stdout}")
+    expect("| 2_Bad.py | no class Model |" in report and f"probes on {where}" in report, f"report: {report}")
+    expect(os.path.isfile(os.path.join(tmp, "a", "1_good", "task.json")), "1_Good.py was not written")
+    say("--batch --jobs 2: 1 of 2 imported, the refusal and where the probes ran in IMPORT_REPORT.md")
+
+    r, report = batch(os.path.join(tmp, "b"), "--timeout-s", "0.01")
+    expect(f"took longer than 0.01 s (probing the model on {where}" in report, f"report: {report}")
+    say("a problem over --timeout-s is refused, saying where its probes ran")
+
+    r, report = batch(os.path.join(tmp, "c"), "--stop-after-s", "0", "--min-imported", "1")
+    expect(r.returncode == 1 and f"{folder}: 0 of 2 imported, 0 refused, 2 not attempted" in r.stdout,
+           f"--stop-after-s 0: exit {r.returncode}, {r.stdout}")
+    expect(report.count("not attempted: the batch's --stop-after-s time had passed") == 2, f"report: {report}")
+    say("--stop-after-s 0: nothing attempted, both listed, and --min-imported fails the batch")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--spec", required=True, help="the arena-spec tool")
@@ -585,7 +619,7 @@ def main():
     if unknown:
         print(f"FAILED: problem files without expectations: {unknown}")
         return 1
-    cases = args.case or problems + ["cli", "probe_device"]
+    cases = args.case or problems + ["cli", "probe_device", "batch"]
     failed = []
     for case in cases:
         print(f"{case}:", flush=True)
@@ -599,8 +633,10 @@ def main():
                     run_cli(args.spec, tmp)
                 elif case == "probe_device":
                     run_probe_device(tmp)
+                elif case == "batch":
+                    run_batch(tmp)
                 else:
-                    raise Failure(f"unknown case (cases: {', '.join(problems + ['cli', 'probe_device'])})")
+                    raise Failure(f"unknown case (cases: {', '.join(problems + ['cli', 'probe_device', 'batch'])})")
             except Failure as e:
                 print(f"FAILED: {case}: {e}", flush=True)
                 failed.append(case)
