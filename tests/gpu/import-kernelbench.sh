@@ -17,6 +17,7 @@ cd "$(dirname "$0")/../.." || exit 1
 t0=$(date +%s)
 kb=${1:-.deps/kb/KernelBench}
 out=${OUT:-gpu-evidence/kernelbench}
+case $out in /*) ;; *) out=$PWD/$out ;; esac
 budget=${BUDGET_S:-510}
 jobs=${JOBS:-$(( $(nproc) > 3 ? $(nproc) - 2 : 1 ))}
 python=${ARENA_PYTHON:-python3}
@@ -28,7 +29,7 @@ done
 [ -d .deps/python ] && export PYTHONPATH="$PWD/.deps/python${PYTHONPATH:+:$PYTHONPATH}"
 rm -rf "$out"
 mkdir -p "$out/tasks/torch2hip"
-tasks=$PWD/$out/tasks
+tasks=$out/tasks
 import_end=$(( t0 + budget * 55 / 100 ))
 
 for level in level1 level2; do
