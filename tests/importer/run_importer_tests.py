@@ -460,6 +460,9 @@ BAD = {
     "bad_nonlinear_size": r"input 'x' \(get_inputs\(\)\[0\]\) dim 1 is not a constant, a product of the int "
                           r"variables and affine sizes of one variable each, or a sum of variables: 28 at "
                           r"\(batch_size=5, dim=7\)",
+    # dim (3 in the file) gets the smallest prime though rows (4096) comes first.
+    "bad_nonlinear_size_probe_order": r"input 'x' \(get_inputs\(\)\[0\]\) dim 1 is not a constant, .*: 15 at "
+                                      r"\(rows=7, dim=5\)",
 }
 
 
