@@ -9,8 +9,10 @@
 #   tests/gpu/import-kernelbench.sh [KernelBench's problem folder]   (default .deps/kb/KernelBench,
 #                                                                    holding level1/ and level2/)
 # Environment: OUT (default gpu-evidence/kernelbench: tasks, import reports, logs), JOBS (imports
-# and selftests at a time, default the core count less 2), IMPORT_TIMEOUT_S (default 60),
-# TEST_TIMEOUT_S (one selftest, default 120), BUDGET_S, ARENA_PYTHON (a Python with PyTorch).
+# at a time, default the core count less 2), TEST_JOBS (selftests at a time, default 8: the
+# tasks keep KernelBench's sizes, up to gigabytes a tensor, and the oracle's float64 copies live
+# in host memory), IMPORT_TIMEOUT_S (default 60), TEST_TIMEOUT_S (one selftest, default 120),
+# BUDGET_S, ARENA_PYTHON (a Python with PyTorch).
 # The build is build/gpu, as tests/gpu/evidence.sh makes it (its compiled harness is reused).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -54,7 +56,7 @@ cmake --build $build --parallel "$(nproc)" >"$out/build.log" 2>&1 ||
 echo "configured and built after $(( $(date +%s) - t0 )) s"
 
 stop=$(date -d "@$(( t0 + budget ))" +%H:%M:%S)
-(cd $build && ctest -L '^selftest$' -R '/eager_correct$' -j "$jobs" --timeout "${TEST_TIMEOUT_S:-120}" \
+(cd $build && ctest -L '^selftest$' -R '/eager_correct$' -j "${TEST_JOBS:-8}" --timeout "${TEST_TIMEOUT_S:-120}" \
   --stop-time "$stop" --resource-spec-file arena_resources.json) >"$out/ctest-eager_correct.log" 2>&1
 for level in level1 level2; do
   n=$(grep -c . "$out/tasks-$level.txt")
