@@ -445,12 +445,22 @@ def good_many_init_only_sizes(j):
         "'(height + 3) / 2'")
 
 
+def good_pool_wide_window(j):
+    t = tensors_by_name(j)
+    expect(params(j, "int") == ["batch_size", "channels", "height", "width"], f"int params {params(j, 'int')}")
+    expect(t["out"]["shape"] == ["batch_size", "channels", "height / 11", "width / 11"], f"out {t['out']['shape']}")
+    mins = {p["name"]: p["min"] for p in j["params"]}
+    expect(mins["height"] == 11 and mins["width"] == 11, f"mins {mins}: an 11-wide window needs 11 rows")
+    say("a window wider than the first probes: sizes that other configurations contradict are swept further, "
+        "'height / 11', min 11")
+
+
 GOOD = {f.__name__: f for f in (good_elementwise_two_inputs, good_linear_bias, good_float_init,
                                  good_glu_reductions, good_embedding_lookup, good_tuple_init_default_arg,
                                  good_conv_output, good_affine_input_dim, good_conv_pool_flatten, good_concat_linear,
                                  good_tuple_shape_mask, good_tied_sizes, good_pool_stride_param,
                                  good_depthwise_conv_zero_padding, good_negative_init_arg,
-                                 good_many_init_only_sizes)}
+                                 good_many_init_only_sizes, good_pool_wide_window)}
 
 BAD = {
     "bad_does_not_import": r"does not import: NameError: name 'undefined_size' is not defined",

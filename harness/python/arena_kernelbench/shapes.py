@@ -82,6 +82,7 @@ class Analysis:
         if runs is None:
             raise error
         self.probes, self.runs, self.sweeps = probes, runs, {}
+        self.long_sweeps = False
         try:
             self._analyze()
         except NeedSweeps:
@@ -92,8 +93,17 @@ class Analysis:
             try:
                 self._analyze()
             except Refusal:
-                self._sweep(9, 2 * MAX_STRIDE)
-                self._analyze()
+                self.sweep_longer()
+
+    def sweep_longer(self):
+        """Sweeps up to 2 * MAX_STRIDE, where the probes or the first 8 swept values could not tell
+        (a pool of 11 whose output stays 1 over them). False when that was done already."""
+        if self.long_sweeps:
+            return False
+        self.long_sweeps = True
+        self._sweep(9 if self.sweeps else 1, 2 * MAX_STRIDE)
+        self._analyze()
+        return True
 
     def _sweep(self, first, last):
         for v in self.free:
@@ -399,7 +409,13 @@ def analyze(module, path_vars, float_vars, init_ast, init_only, keep=(), seen=No
                     a = Analysis(module, free, frozen, float_vars, init_ast, path_vars)
                 a.frozen_why = why
                 a.ties = dict(probe.ALIASES)
-                validate(module, a)
+                try:
+                    validate(module, a)
+                except Unusable:
+                    # Sizes fitted on 8 swept values that other sizes contradict: sweep further.
+                    if not a.sweep_longer():
+                        raise
+                    validate(module, a)
                 a.mins = find_minimums(module, a, {v: path_vars[v] for v in a.free})
                 validate_unseen(module, a, {v: path_vars[v] for v in a.free})
                 return a
