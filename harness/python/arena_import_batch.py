@@ -102,7 +102,7 @@ def main(argv):
                   "| problem | refused because |", "|---|---|"]
         for prob, _, why, _ in refused + skipped:
             name = os.path.basename(prob)
-            print(f"  refused {name}: {why}")
+            print(f"  not attempted {name}" if why == NOT_ATTEMPTED else f"  refused {name}: {why}")
             lines.append(f"| {name} | {why.replace('|', '/')} |")
         if i < len(a.min_imported) and len(ok) < a.min_imported[i]:
             print(f"FAILED: {folder}: {len(ok)} imported, fewer than {a.min_imported[i]}")
