@@ -3,11 +3,13 @@ checkout's level1/, level2/), each imported in its own process with a time limit
 report: how many were imported, and each problem that was not, with the importer's reason.
 
     arena-import-kernelbench --batch <folder>... --out DIR [--timeout-s 120] [--jobs N]
-                             [--report FILE] [--min-imported N]...
+                             [--stop-after-s S] [--report FILE] [--min-imported N]...
 
 The tasks go to DIR/<name>/ as a single import writes them; the report (Markdown) goes to
 --report (default DIR/IMPORT_REPORT.md) and its summary to the terminal. --min-imported N
-(once per folder, in order) makes the exit status 1 when a folder imports fewer."""
+(once per folder, in order) makes the exit status 1 when a folder imports fewer. --stop-after-s S
+starts no import after S seconds of the batch: the problems left are reported as not attempted
+(a run that must end in time, e.g. tests/gpu/import-kernelbench.sh)."""
 import argparse
 import concurrent.futures
 import os
@@ -27,14 +29,29 @@ def problems_in(folder):
             if f.endswith(".py") and not f.startswith("_")]
 
 
-def import_one(tool, problem, out, timeout_s, extra):
+def probe_place():
+    """Where the imports will run their probes (arena_kernelbench.probe.probe_device)."""
+    try:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from arena_kernelbench.probe import probe_device_name
+        return probe_device_name()
+    except ImportError:  # no PyTorch here: each import says so itself
+        return "the CPU"
+
+
+NOT_ATTEMPTED = "not attempted: the batch's --stop-after-s time had passed"
+
+
+def import_one(tool, problem, out, timeout_s, extra, where="the CPU", stop_at=None):
     """(problem, imported, reason or the task folder, seconds)."""
     t0 = time.time()
+    if stop_at is not None and t0 >= stop_at:
+        return problem, False, NOT_ATTEMPTED, 0.0
     try:
         r = subprocess.run([sys.executable, tool, problem, "--out", out] + extra, capture_output=True, text=True,
                            timeout=timeout_s)
     except subprocess.TimeoutExpired:
-        return problem, False, f"took longer than {timeout_s} s (probing the model on the CPU)", time.time() - t0
+        return problem, False, f"took longer than {timeout_s:g} s (probing the model on {where})", time.time() - t0
     text = (r.stdout + r.stderr).strip().splitlines()
     if r.returncode == 0:
         wrote = next((line.split("wrote ", 1)[1].split(" (")[0] for line in text if "wrote " in line), "")
@@ -52,31 +69,40 @@ def main(argv):
     p.add_argument("--out", required=True)
     p.add_argument("--timeout-s", type=float, default=120)
     p.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2))
+    p.add_argument("--stop-after-s", type=float, default=None)
     p.add_argument("--report", default=None)
     p.add_argument("--min-imported", type=int, action="append", default=[])
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     a = p.parse_args(argv)
     tool = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "tools", "arena-import-kernelbench")
+    where = probe_place()
+    stop_at = None if a.stop_after_s is None else time.time() + a.stop_after_s
+    print(f"{PROG}: the models run on {where} for their probes, {a.jobs} import(s) at a time")
     extra = [x for s in a.set for x in ("--set", s)]
     os.makedirs(a.out, exist_ok=True)
     lines, failed_floor = [f"# KernelBench import report\n", f"Importer run on {', '.join(a.folders)}; "
-                                                               f"{a.timeout_s:.0f} s a problem.\n"], False
+                                                               f"{a.timeout_s:.0f} s a problem, {a.jobs} at a "
+                                                               f"time; probes on {where}.\n"], False
     for i, folder in enumerate(a.folders):
         if not os.path.isdir(folder):
             print(f"{PROG}: {folder}: not a folder", file=sys.stderr)
             return 2
         probs = problems_in(folder)
         with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-            results = list(pool.map(lambda f: import_one(tool, f, a.out, a.timeout_s, extra), probs))
+            results = list(pool.map(lambda f: import_one(tool, f, a.out, a.timeout_s, extra, where, stop_at),
+                                    probs))
         ok = [r for r in results if r[1]]
-        refused = [r for r in results if not r[1]]
-        head = f"{folder}: {len(ok)} of {len(probs)} imported, {len(refused)} refused"
+        skipped = [r for r in results if not r[1] and r[2] == NOT_ATTEMPTED]
+        refused = [r for r in results if not r[1] and r[2] != NOT_ATTEMPTED]
+        head = f"{folder}: {len(ok)} of {len(probs)} imported, {len(refused)} refused" + \
+            (f", {len(skipped)} not attempted (--stop-after-s)" if skipped else "")
         print(f"{PROG}: {head}")
-        lines += [f"\n## {os.path.basename(os.path.normpath(folder))}: {len(ok)} of {len(probs)} imported\n",
+        lines += [f"\n## {os.path.basename(os.path.normpath(folder))}: {len(ok)} of {len(probs)} imported"
+                  + (f", {len(skipped)} not attempted (--stop-after-s)" if skipped else "") + "\n",
                   "| problem | refused because |", "|---|---|"]
-        for prob, _, why, _ in refused:
+        for prob, _, why, _ in refused + skipped:
             name = os.path.basename(prob)
-            print(f"  refused {name}: {why}")
+            print(f"  not attempted {name}" if why == NOT_ATTEMPTED else f"  refused {name}: {why}")
             lines.append(f"| {name} | {why.replace('|', '/')} |")
         if i < len(a.min_imported) and len(ok) < a.min_imported[i]:
             print(f"FAILED: {folder}: {len(ok)} imported, fewer than {a.min_imported[i]}")

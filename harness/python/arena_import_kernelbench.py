@@ -11,9 +11,11 @@ no solution.hip: such a task does not pass selftest until an expert solution is 
 
 How shapes are found: the module-level ints that get_inputs()/get_init_inputs() use are the
 shape variables (and each element of a tuple of ints that only get_inputs() reads, such as
-`input_shape = (32768,)`, as a variable `input_shape_0`). The model runs on CPU with small
-distinct primes substituted for them (three sets, plus one set of even sizes as a check; larger
-primes when the model fails on small ones); every tensor dimension (inputs, state_dict entries,
+`input_shape = (32768,)`, as a variable `input_shape_0`). The model runs on the GPU when PyTorch
+sees one (ARENA_IMPORT_PROBE_DEVICE=cpu keeps it on the CPU), else on the CPU, with small
+distinct primes substituted for them, the smallest for the variables with the smallest file
+values (three sets, plus one set of even sizes as a check; larger primes when the model fails
+on small ones); every tensor dimension (inputs, state_dict entries,
 outputs) is read off as a constant or a product of variables from the prime factorization.
 Where that fails, each variable is swept over 32 more values with the others fixed, and a
 dimension may be a product of one factor per variable, each a power or an affine size
@@ -23,7 +25,8 @@ reduction axis), or that the model cannot vary independently (a group count, a s
 a tuple computed at import, a stride that makes a size inexpressible), are kept at their file
 values as literals; variables the model needs equal (equal in the file) may be tied into one.
 The sizes read off the probes must also hold on other configurations (among them the smallest
-unseen ones the task will hold) and at every variable's minimum. Anything else is refused with
+unseen ones the task will hold) and at every variable's minimum. A constructor argument
+with the same value on every probe (a padding of 0, a clamp bound of -1) is a constant. Anything else is refused with
 the file and what is wrong, on one line; nothing is written. A bool input becomes a u8 tensor
 of 0 and 1.
 
@@ -83,6 +86,8 @@ def import_problem(path, out_dir, name, category, log, settings=(), keep=()):
     target = os.path.join(out_dir, name)
     if os.path.exists(target):
         raise Refusal(f"{target} already exists (choose another --name or --out; nothing is overwritten)")
+    from arena_kernelbench.probe import probe_device_name
+    log(f"the model ran on {probe_device_name()} for its probes")
     module = load_problem(path)
     changed = apply_settings(module, settings)
     int_vars, float_vars, in_inputs, in_init = size_variables(module)

@@ -12,7 +12,9 @@ good_*.py must import. Each import goes to a temporary <tmp>/torch2hip/ and must
       tensors of at most 2^26 elements, and a fuzz domain whose `require` bounds every tensor,
 plus what is particular to the case (names, bindings, expressions, params).
 bad_*.py must be refused: exit status 1, one line naming the file and what is wrong, nothing written.
-The case `cli` checks --name, --category, the default name and that nothing is overwritten.
+The case `cli` checks --name, --category, the default name and that nothing is overwritten;
+`probe_device` that the probes run on the GPU where PyTorch sees one, and that the importer says where;
+`batch` the --batch mode (counts, report, --jobs, --timeout-s, --stop-after-s) on a folder of two.
 Exit status 77 (skipped) when this Python cannot import torch.
 """
 import argparse
@@ -417,10 +419,48 @@ def good_pool_stride_param(j):
     say("a stride that would make the sizes inexpressible is kept at its file value: '(height + 1) / 2'")
 
 
+def good_depthwise_conv_zero_padding(j):
+    t = tensors_by_name(j)
+    expect(params(j, "int") == ["batch_size", "channels", "height", "width"], f"int params {params(j, 'int')}")
+    expect(t["out"]["shape"] == ["batch_size", "channels", "height - 2", "width - 2"], f"out shape {t['out']['shape']}")
+    expect(t["conv_weight"]["shape"] == ["channels", 1, 3, 3], f"weight shape {t['conv_weight']['shape']}")
+    expect(j["torch"]["init"] == ["channels", 3, 1, 0], f"init {j['torch']['init']} (kernel, stride kept; padding 0)")
+    say("a depthwise convolution: padding 0 is a constant init argument, kernel size and stride kept, "
+        "'height - 2' x 'width - 2'")
+
+
+def good_negative_init_arg(j):
+    expect(j["torch"]["init"][:3] == ["in_features", "out_features", -1], f"init {j['torch']['init']}")
+    expect("clamp_low" not in params(j, "int"), f"int params {params(j, 'int')}: a negative value is no size")
+    expect(tensors_by_name(j)["out"]["shape"] == ["batch_size", "out_features"], "out shape")
+    say("a negative constructor argument (-1) stays a literal in init, not a size")
+
+
+def good_many_init_only_sizes(j):
+    t = tensors_by_name(j)
+    expect(params(j, "int") == ["batch_size", "in_channels", "height", "width"], f"int params {params(j, 'int')}")
+    expect(j["torch"]["init"] == ["in_channels", 8, 3, 2, 3, 2, 4], f"init {j['torch']['init']}")
+    expect(t["out"]["shape"] == ["batch_size", 8, "(height + 3) / 2", "(width + 3) / 2"], f"out {t['out']['shape']}")
+    say("six constructor-only ints, more subsets than the importer tries: keeping all six is among the tries, "
+        "'(height + 3) / 2'")
+
+
+def good_pool_wide_window(j):
+    t = tensors_by_name(j)
+    expect(params(j, "int") == ["batch_size", "channels", "height", "width"], f"int params {params(j, 'int')}")
+    expect(t["out"]["shape"] == ["batch_size", "channels", "height / 11", "width / 11"], f"out {t['out']['shape']}")
+    mins = {p["name"]: p["min"] for p in j["params"]}
+    expect(mins["height"] == 11 and mins["width"] == 11, f"mins {mins}: an 11-wide window needs 11 rows")
+    say("a window wider than the first probes: sizes that other configurations contradict are swept further, "
+        "'height / 11', min 11")
+
+
 GOOD = {f.__name__: f for f in (good_elementwise_two_inputs, good_linear_bias, good_float_init,
                                  good_glu_reductions, good_embedding_lookup, good_tuple_init_default_arg,
                                  good_conv_output, good_affine_input_dim, good_conv_pool_flatten, good_concat_linear,
-                                 good_tuple_shape_mask, good_tied_sizes, good_pool_stride_param)}
+                                 good_tuple_shape_mask, good_tied_sizes, good_pool_stride_param,
+                                 good_depthwise_conv_zero_padding, good_negative_init_arg,
+                                 good_many_init_only_sizes, good_pool_wide_window)}
 
 BAD = {
     "bad_does_not_import": r"does not import: NameError: name 'undefined_size' is not defined",
@@ -430,6 +470,9 @@ BAD = {
     "bad_nonlinear_size": r"input 'x' \(get_inputs\(\)\[0\]\) dim 1 is not a constant, a product of the int "
                           r"variables and affine sizes of one variable each, or a sum of variables: 28 at "
                           r"\(batch_size=5, dim=7\)",
+    # dim (3 in the file) gets the smallest prime though rows (4096) comes first.
+    "bad_nonlinear_size_probe_order": r"input 'x' \(get_inputs\(\)\[0\]\) dim 1 is not a constant, .*: 15 at "
+                                      r"\(rows=7, dim=5\)",
 }
 
 
@@ -529,6 +572,55 @@ def run_cli(spec_tool, tmp):
     say("the launcher is an executable Python script")
 
 
+def run_probe_device(tmp):
+    """Probes run on the GPU when PyTorch sees one, and the importer says where they ran;
+    ARENA_IMPORT_PROBE_DEVICE=cpu keeps them on the CPU."""
+    src = os.path.join(PROBLEMS, "good_conv_output.py")
+    for env, want in (({}, "the GPU (" if torch.cuda.is_available() else "the CPU"),
+                      ({"ARENA_IMPORT_PROBE_DEVICE": "cpu"}, "the CPU")):
+        out = os.path.join(tmp, "torch2hip" + str(len(env)))
+        r = subprocess.run([sys.executable, IMPORTER, src, "--out", out], capture_output=True, text=True,
+                           timeout=900, env={**os.environ, **env})
+        expect(r.returncode == 0, f"import with {env or 'no setting'}: {r.stderr.strip()}")
+        line = next((x for x in r.stderr.splitlines() if "for its probes" in x), "")
+        expect(f"the model ran on {want}" in line, f"with {env or 'no setting'} the importer says '{line}', "
+                                                   f"want 'the model ran on {want}...'")
+        say(f"{env or 'no setting'}: {line.split(': ', 2)[-1]}")
+
+
+def run_batch(tmp):
+    """--batch over a folder: counts, the report's refusals, --jobs, a per-problem time limit
+    that names where the probes ran, and --stop-after-s."""
+    folder = os.path.join(tmp, "level0")
+    os.makedirs(folder)
+    shutil.copyfile(os.path.join(PROBLEMS, "good_elementwise_two_inputs.py"), os.path.join(folder, "1_Good.py"))
+    shutil.copyfile(os.path.join(PROBLEMS, "bad_no_model.py"), os.path.join(folder, "2_Bad.py"))
+    where = "the GPU (" if torch.cuda.is_available() else "the CPU"
+
+    def batch(out, *extra):
+        r = subprocess.run([sys.executable, IMPORTER, "--batch", folder, "--out", out, *extra],
+                           capture_output=True, text=True, timeout=900)
+        report = os.path.join(out, "IMPORT_REPORT.md")
+        return r, (open(report).read() if os.path.isfile(report) else "")
+
+    r, report = batch(os.path.join(tmp, "a"), "--jobs", "2", "--timeout-s", "600")
+    expect(r.returncode == 0, f"batch exit status {r.returncode}: {r.stdout} {r.stderr}")
+    expect(f"{folder}: 1 of 2 imported, 1 refused" in r.stdout, f"batch summary: {r.stdout}")
+    expect("| 2_Bad.py | no class Model |" in report and f"probes on {where}" in report, f"report: {report}")
+    expect(os.path.isfile(os.path.join(tmp, "a", "1_good", "task.json")), "1_Good.py was not written")
+    say("--batch --jobs 2: 1 of 2 imported, the refusal and where the probes ran in IMPORT_REPORT.md")
+
+    r, report = batch(os.path.join(tmp, "b"), "--timeout-s", "0.01")
+    expect(f"took longer than 0.01 s (probing the model on {where}" in report, f"report: {report}")
+    say("a problem over --timeout-s is refused, saying where its probes ran")
+
+    r, report = batch(os.path.join(tmp, "c"), "--stop-after-s", "0", "--min-imported", "1")
+    expect(r.returncode == 1 and f"{folder}: 0 of 2 imported, 0 refused, 2 not attempted" in r.stdout,
+           f"--stop-after-s 0: exit {r.returncode}, {r.stdout}")
+    expect(report.count("not attempted: the batch's --stop-after-s time had passed") == 2, f"report: {report}")
+    say("--stop-after-s 0: nothing attempted, both listed, and --min-imported fails the batch")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--spec", required=True, help="the arena-spec tool")
@@ -540,7 +632,7 @@ def main():
     if unknown:
         print(f"FAILED: problem files without expectations: {unknown}")
         return 1
-    cases = args.case or problems + ["cli"]
+    cases = args.case or problems + ["cli", "probe_device", "batch"]
     failed = []
     for case in cases:
         print(f"{case}:", flush=True)
@@ -552,8 +644,12 @@ def main():
                     run_bad(case, tmp, BAD[case])
                 elif case == "cli":
                     run_cli(args.spec, tmp)
+                elif case == "probe_device":
+                    run_probe_device(tmp)
+                elif case == "batch":
+                    run_batch(tmp)
                 else:
-                    raise Failure(f"unknown case (cases: {', '.join(problems + ['cli'])})")
+                    raise Failure(f"unknown case (cases: {', '.join(problems + ['cli', 'probe_device', 'batch'])})")
             except Failure as e:
                 print(f"FAILED: {case}: {e}", flush=True)
                 failed.append(case)

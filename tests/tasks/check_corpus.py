@@ -10,9 +10,11 @@ baselines"):
 - every task with a `workload` names its source, license, level, problem and name, and its
   README names the source and the problem;
 - the counts reach the floors given (--min SUITE=N, --min-package SUITE=N,
-  --min-workload SUITE=N), so the corpus cannot shrink unnoticed.
+  --min-workload SUITE=N, and --min-category SUITE:CAT[,CAT...]=N for the production
+  baselines whose task.json category is one of those), so the corpus cannot shrink unnoticed.
 
-    check_corpus.py <tasks dir> [--min triton2triton=64] [--min-package triton2triton=40] ...
+    check_corpus.py <tasks dir> [--min triton2triton=64] [--min-package triton2triton=40]
+                    [--min-category triton2triton:attention,linear_attention=6] ...
     check_corpus.py --show-checks-fail   builds broken corpora in a temporary folder (lines of
                                          the installed package copied there, a wrong pin, ...)
                                          and shows that each is reported
@@ -138,6 +140,17 @@ def floors(items, what):
     return out
 
 
+def category_floors(items):
+    """--min-category SUITE:CAT[,CAT...]=N -> {suite: [(frozenset of categories, N, label)]}."""
+    out = {}
+    for item in items:
+        m = re.match(r"^([^:=]+):([A-Za-z0-9_,]+)=(\d+)$", item)
+        if not m:
+            raise SystemExit(f"check_corpus: --min-category {item!r}: expected SUITE:CAT[,CAT...]=N")
+        out.setdefault(m.group(1), []).append((frozenset(m.group(2).split(",")), int(m.group(3)), m.group(2)))
+    return out
+
+
 def show_checks_fail():
     """Each check on a corpus made to break it, in a temporary folder; returns the misses."""
     import contextlib
@@ -162,12 +175,14 @@ def show_checks_fail():
         open(os.path.join(task, "README.md"), "w").write("no source named\n")
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            main([os.path.join(tmp, "tasks"), "--suites", os.path.join(tmp, "suites"), "--min", "triton2triton=2"])
+            main([os.path.join(tmp, "tasks"), "--suites", os.path.join(tmp, "suites"), "--min", "triton2triton=2",
+                  "--min-category", "triton2triton:attention,linear_attention=1"])
         text = out.getvalue()
     expected = ["is not the version the suite's requirements.txt pins (0.8.4)",
                 "baseline.py imports liger_kernel.ops.utils, which package.modules does not list",
                 "solution.py repeats", "workload.level is missing", "workload.problem is missing",
-                "README.md does not name the workload's source", "1 tasks, fewer than the floor of 2"]
+                "README.md does not name the workload's source", "1 tasks, fewer than the floor of 2",
+                "0 production baselines in attention,linear_attention, fewer than the floor of 1"]
     misses = [e for e in expected if e not in text]
     for e in expected:
         print(("caught: " if e not in misses else "FAILED: not caught: ") + e)
@@ -183,10 +198,12 @@ def main(argv=None):
     ap.add_argument("--min", action="append", default=[])
     ap.add_argument("--min-package", action="append", default=[])
     ap.add_argument("--min-workload", action="append", default=[])
+    ap.add_argument("--min-category", action="append", default=[])
     ap.add_argument("--run-lines", type=int, default=4)
     a = ap.parse_args(argv)
     want = {"tasks": floors(a.min, "--min"), "package": floors(a.min_package, "--min-package"),
             "workload": floors(a.min_workload, "--min-workload")}
+    want_category = category_floors(a.min_category)
     problems, cache = [], {}
     for suite in sorted(os.listdir(a.tasks)):
         sdir = os.path.join(a.tasks, suite)
@@ -194,6 +211,7 @@ def main(argv=None):
             continue
         suite_pins = pins(os.path.join(a.suites, suite, "requirements.txt"))
         count = {"tasks": 0, "package": 0, "workload": 0}
+        by_category = {}
         for task in sorted(os.listdir(sdir)):
             spec_file = os.path.join(sdir, task, "task.json")
             if not os.path.isfile(spec_file):
@@ -207,6 +225,7 @@ def main(argv=None):
             found = []
             if "package" in spec:
                 count["package"] += 1
+                by_category[spec.get("category")] = by_category.get(spec.get("category"), 0) + 1
                 found += check_package(os.path.join(sdir, task), spec, suite_pins, a.run_lines, cache)
             if "workload" in spec:
                 count["workload"] += 1
@@ -218,8 +237,13 @@ def main(argv=None):
             floor = want[kind].pop(suite, 0)
             if count[kind] < floor:
                 problems.append(f"{suite}: {count[kind]} {label}, fewer than the floor of {floor}")
-    for kind in want:
-        for suite in want[kind]:
+        for cats, floor, label in want_category.pop(suite, []):
+            n = sum(c for cat, c in by_category.items() if cat in cats)
+            print(f"{suite}: {n} production baselines in {label}")
+            if n < floor:
+                problems.append(f"{suite}: {n} production baselines in {label}, fewer than the floor of {floor}")
+    for kind in list(want) + ["category"]:
+        for suite in (want_category if kind == "category" else want[kind]):
             problems.append(f"{suite}: a floor is set for a suite with no folder in {a.tasks}")
     for p in problems:
         print(f"FAILED: {p}")

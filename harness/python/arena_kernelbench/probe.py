@@ -1,5 +1,6 @@
-"""Loading a KernelBench problem file and running its model at given sizes, on the CPU (or
-PyTorch's meta device where only shapes matter), with the module-level size variables set."""
+"""Loading a KernelBench problem file and running its model at given sizes, on the GPU when
+PyTorch sees one, else on the CPU (or PyTorch's meta device where only shapes matter), with the
+module-level size variables set."""
 import ast
 import contextlib
 import importlib.util
@@ -152,11 +153,29 @@ def size_guard():
             setattr(torch, n, fn)
 
 
+def probe_device():
+    """Where forward() runs in probes: the GPU when PyTorch sees one (a 3D convolution that takes
+    minutes on a CPU takes milliseconds there), else the CPU. ARENA_IMPORT_PROBE_DEVICE=cpu
+    forces the CPU (an import that must not touch the GPU)."""
+    if os.environ.get("ARENA_IMPORT_PROBE_DEVICE", "").strip().lower() == "cpu":
+        return "cpu"
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def probe_device_name():
+    dev = probe_device()
+    return f"the GPU ({torch.cuda.get_device_name(0)})" if dev == "cuda" else "the CPU"
+
+
+def _host(x):
+    return x.cpu() if isinstance(x, torch.Tensor) else x
+
+
 @contextlib.contextmanager
 def cpu_only():
-    """Probes run on CPU: where there is no GPU, `.cuda()`, `.to("cuda")` and `device="cuda"` in a
-    problem file stay on the CPU."""
-    if torch.cuda.is_available():
+    """Where probes run on the CPU, `.cuda()`, `.to("cuda")` and `device="cuda"` in a problem
+    file stay on the CPU."""
+    if probe_device() != "cpu":
         yield
         return
     saved = [(torch, n, getattr(torch, n)) for n in FACTORIES if hasattr(torch, n)]
@@ -276,17 +295,21 @@ def _run_model(module, values, sample_ints, meta):
             init = module.get_init_inputs() if hasattr(module, "get_init_inputs") else []
             run.init = as_list(init, "get_init_inputs()")
             torch.manual_seed(0)
-            run.inputs = as_list(module.get_inputs(), "get_inputs()")
+            # The analysis reads inputs, state and outputs on the host; forward() runs on probe_device().
+            run.inputs = [_host(x) for x in as_list(module.get_inputs(), "get_inputs()")]
             torch.manual_seed(0)
             model = module.Model(*run.init)
             model.eval()
             forward_names(model, run.inputs, run)
-            run.state = {k: v.detach().clone() for k, v in model.state_dict().items()
+            run.state = {k: v.detach().cpu().clone() for k, v in model.state_dict().items()
                          if not k.endswith("num_batches_tracked")}
             fwd = run.inputs[: run.n_forward]
             if meta:
                 model = model.to("meta")
                 fwd = [t.to("meta") for t in fwd]
+            elif probe_device() != "cpu":
+                model = model.to(probe_device())
+                fwd = [t.to(probe_device()) for t in fwd]
             with torch.no_grad():
                 try:
                     out = model(*fwd)
@@ -303,7 +326,7 @@ def _run_model(module, values, sample_ints, meta):
                     run.low_precision_fallback = str(low[0]).replace("torch.", "")
             if isinstance(out, dict):
                 raise Refusal("forward() returns a dict: it must return a tensor or a tuple of tensors")
-            run.outputs = list(out) if isinstance(out, (tuple, list)) else [out]
+            run.outputs = [_host(o) for o in (out if isinstance(out, (tuple, list)) else [out])]
             for i, o in enumerate(run.outputs):
                 if not isinstance(o, torch.Tensor):
                     what = "forward()" if not isinstance(out, (tuple, list)) else f"forward()[{i}]"

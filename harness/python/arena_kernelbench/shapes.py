@@ -50,7 +50,7 @@ def dtype_name(t, what):
 class Analysis:
     """The shapes, bindings and init arguments read off the probe runs."""
 
-    def __init__(self, module, free, frozen, floats, init_ast):
+    def __init__(self, module, free, frozen, floats, init_ast, file_values=None):
         self.module = module
         self.free = free            # int variables that become params, in file order
         self.frozen = frozen        # int variables kept at their file values
@@ -63,12 +63,16 @@ class Analysis:
                           f"{len(PRIMES) - 3}")
         # Small distinct primes first; a model that fails on them (a kernel or a pool larger than
         # the input) gets larger ones.
+        # The smallest primes go to the variables with the smallest file values: a kernel size of
+        # 3 probed as 5 rather than 13 keeps a 3D convolution's probe seconds long on a CPU.
+        values = file_values or {}
+        rank = {v: i for i, v in enumerate(sorted(free, key=lambda v: (values.get(v, 0), free.index(v))))}
         error = probes = runs = None
         for start in PROBE_STARTS:
             if start + len(free) + 2 >= len(PRIMES):
                 break
-            cand = [{v: PRIMES[start + i + k] for i, v in enumerate(free)} for k in range(3)]
-            cand.append({v: PRIMES[start + i] + 1 for i, v in enumerate(free)})  # even sizes: a check
+            cand = [{v: PRIMES[start + rank[v] + k] for v in free} for k in range(3)]
+            cand.append({v: PRIMES[start + rank[v]] + 1 for v in free})  # even sizes: a check
             try:
                 runs = [self._run(vals) for vals in cand]
                 probes = cand
@@ -78,6 +82,7 @@ class Analysis:
         if runs is None:
             raise error
         self.probes, self.runs, self.sweeps = probes, runs, {}
+        self.long_sweeps = False
         try:
             self._analyze()
         except NeedSweeps:
@@ -88,8 +93,17 @@ class Analysis:
             try:
                 self._analyze()
             except Refusal:
-                self._sweep(9, 2 * MAX_STRIDE)
-                self._analyze()
+                self.sweep_longer()
+
+    def sweep_longer(self):
+        """Sweeps up to 2 * MAX_STRIDE, where the probes or the first 8 swept values could not tell
+        (a pool of 11 whose output stays 1 over them). False when that was done already."""
+        if self.long_sweeps:
+            return False
+        self.long_sweeps = True
+        self._sweep(9 if self.sweeps else 1, 2 * MAX_STRIDE)
+        self._analyze()
+        return True
 
     def _sweep(self, first, last):
         for v in self.free:
@@ -258,6 +272,10 @@ class Analysis:
                 raise Refusal(f"{what} ({short(v0)}) changes with the sizes")
             return repr(v0)
         if isinstance(v0, int):
+            # The same value on every probe is a constant, whatever its sign: a padding of 0 or a
+            # clamp bound of -1 is no size, and factoring it as one would refuse it.
+            if all(v == v0 for v in vals):
+                return v0
             term = self._product(vals, f"{what} ({v0} at ({self.desc(0)}))")
             return term.c if term.is_const() else python_expr(term.text(self.free))
         if isinstance(v0, float):
@@ -354,6 +372,10 @@ def analyze(module, path_vars, float_vars, init_ast, init_only, keep=(), seen=No
     order = sorted(free_all, key=lambda v: (path_vars[v], free_all.index(v)))
     init_vars = [v for v in order if v in init_only]
     phase1 = [((), ())] + [(k, ()) for n in range(1, len(init_vars) + 1) for k in itertools.combinations(init_vars, n)]
+    if len(phase1) > MAX_FREEZE_TRIES:
+        # Too many subsets to try them all: the last try keeps every init-only variable (a
+        # convolution's kernel, stride, padding, groups and a channel count its groups divide).
+        phase1 = phase1[:MAX_FREEZE_TRIES - 1] + [phase1[-1]]
     phase2 = [(k, ()) for n in range(1, len(order)) for k in itertools.combinations(order, n)
               if not set(k) <= init_only]
     ties = [(u, v) for u, v in itertools.combinations(free_all, 2) if path_vars[u] == path_vars[v]]
@@ -375,7 +397,7 @@ def analyze(module, path_vars, float_vars, init_ast, init_only, keep=(), seen=No
             if not free:
                 continue
             try:
-                a = Analysis(module, free, frozen, float_vars, init_ast)
+                a = Analysis(module, free, frozen, float_vars, init_ast, path_vars)
                 why = {v: "kept by --keep" if v in keep else "not a size (<= 0)" for v in fixed0}
                 why.update({v: "the model fails, or gives sizes the importer cannot express, when it varies"
                             for v in keep_set})
@@ -384,10 +406,16 @@ def analyze(module, path_vars, float_vars, init_ast, init_only, keep=(), seen=No
                     why.update({v: "no size depends on it" for v in a.free if v not in a.used})
                     free = [v for v in a.free if v in a.used]
                     frozen = {**a.frozen, **{v: path_vars[v] for v in a.free if v not in a.used}}
-                    a = Analysis(module, free, frozen, float_vars, init_ast)
+                    a = Analysis(module, free, frozen, float_vars, init_ast, path_vars)
                 a.frozen_why = why
                 a.ties = dict(probe.ALIASES)
-                validate(module, a)
+                try:
+                    validate(module, a)
+                except Unusable:
+                    # Sizes fitted on 8 swept values that other sizes contradict: sweep further.
+                    if not a.sweep_longer():
+                        raise
+                    validate(module, a)
                 a.mins = find_minimums(module, a, {v: path_vars[v] for v in a.free})
                 validate_unseen(module, a, {v: path_vars[v] for v in a.free})
                 return a
