@@ -586,7 +586,7 @@ function(_arena_finish_configure)
     endif()
     if(_nm EQUAL _n AND ARENA_CANDIDATE_FALLBACK STREQUAL "none")
       arena_stop("ARENA_CANDIDATE is '${ARENA_CANDIDATE}' but none of the ${_n} task(s) has a candidate there "
-                 "(${_where}: ${_some}...): a folder holds <suite>/<task>/kernel.hip (kernel.py for Triton tasks)")
+                 "(${_where}: ${_some}...): a folder holds <suite>/<task>/<the suite's candidate file>, e.g. kernel.hip")
     elseif(ARENA_CANDIDATE_FALLBACK STREQUAL "baseline")
       message(STATUS "KernelArena: ${_nm} of ${_n} task(s) have ${_where} and fall back to their baselines "
                      "(marked candidate_fallback in the scores): ${_some}")
@@ -599,10 +599,11 @@ function(_arena_finish_configure)
 endfunction()
 
 # A task's files agree with its suite's descriptor: the spec's candidate file is the
-# descriptor's, a BASELINE is given where the suite has one, and an oracle the runners read
-# from the task folder (not built) lies there.
+# descriptor's, a BASELINE is given where the suite has one, an oracle the runners read
+# from the task folder (not built) lies there, and an oracle that is a Python model
+# (REFERENCE=<file>.py) is bound to the ABI by the spec's "torch".
 function(_arena_check_task_files id descriptor dir spec_candidate)
-  cmake_parse_arguments(PARSE_ARGV 4 F "" "BASELINE;REFERENCE" "")
+  cmake_parse_arguments(PARSE_ARGV 4 F "" "BASELINE;REFERENCE;TORCH" "")
   if(NOT spec_candidate STREQUAL ARENA_SUITE_CANDIDATE_FILE)
     message(FATAL_ERROR "${dir}/task.json: candidate: \"${spec_candidate}\" but the suite's descriptor ${descriptor} "
                         "takes \"${ARENA_SUITE_CANDIDATE_FILE}\"")
@@ -612,6 +613,10 @@ function(_arena_check_task_files id descriptor dir spec_candidate)
     message(FATAL_ERROR "arena_add_task(${id}): BASELINE is required (the kernel the candidate is timed against)")
   endif()
   arena_suite_task_file(REFERENCE _reference)
+  if(_reference MATCHES "\\.py$" AND NOT F_TORCH)
+    message(FATAL_ERROR "${dir}/task.json: torch: missing (the oracle of this suite is the model ${_reference}, "
+                        "which task.json binds to the ABI; ${descriptor})")
+  endif()
   if(NOT ARENA_SUITE_BUILD_REFERENCE)
     get_filename_component(_given "${F_REFERENCE}" REALPATH)
     get_filename_component(_expected "${dir}/${_reference}" REALPATH)
@@ -669,12 +674,6 @@ function(arena_add_task)
                           "(its \"suite\" and \"name\"): make NAME and SUITE match them")
     endif()
   endif()
-  get_property(_ids GLOBAL PROPERTY ARENA_TASK_IDS)
-  if(id IN_LIST _ids)
-    message(FATAL_ERROR "arena_add_task: ${id} is added twice")
-  endif()
-  set_property(GLOBAL APPEND PROPERTY ARENA_TASK_IDS "${id}")
-
   # What the task is made of: the suite's descriptor says which files it has and how they
   # are judged; its inputs are this task's folders and the build's tools.
   arena_find_suite("${T_SUITE}" _task_descriptor)
@@ -688,8 +687,27 @@ function(arena_add_task)
   set(ARENA_PY_HOST "${ARENA_PY_HOST_DIR}")
   set(ARENA_TOOLCHAIN "${ARENA_TOOLCHAIN_FILE}")
   arena_read_suite("${_task_descriptor}")
+  # A suite runs where its descriptor says (ARENA_SUITE_PLATFORMS): elsewhere its tasks get no
+  # gates, said once per suite.
+  arena_suite_runs_on("${ARENA_PLATFORM}" _runs_here)
+  if(NOT _runs_here)
+    get_property(_told GLOBAL PROPERTY _ARENA_SUITES_SKIPPED)
+    if(NOT T_SUITE IN_LIST _told)
+      set_property(GLOBAL APPEND PROPERTY _ARENA_SUITES_SKIPPED "${T_SUITE}")
+      list(JOIN ARENA_SUITE_PLATFORMS ", " _where)
+      message(STATUS "KernelArena: suite ${T_SUITE} skipped: it runs on ${_where} (ARENA_SUITE_PLATFORMS of "
+                     "${_task_descriptor}), not on ${ARENA_PLATFORM}; its tasks get no gates")
+    endif()
+    return()
+  endif()
+  get_property(_ids GLOBAL PROPERTY ARENA_TASK_IDS)
+  if(id IN_LIST _ids)
+    message(FATAL_ERROR "arena_add_task: ${id} is added twice")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY ARENA_TASK_IDS "${id}")
+
   _arena_check_task_files(${id} "${_task_descriptor}" "${${key}_DIR}" "${${key}_CANDIDATE_FILE}"
-                          BASELINE "${T_BASELINE}" REFERENCE "${T_REFERENCE}")
+                          BASELINE "${T_BASELINE}" REFERENCE "${T_REFERENCE}" TORCH "${${key}_TORCH}")
   set(_task_spec "${${key}_FILE}")
   set(_task_baseline "${T_BASELINE}")
   set(_task_reference "${T_REFERENCE}")
@@ -766,7 +784,7 @@ function(arena_add_suite_directory dir)
     set(_args NAME "${${_key}_NAME}" SUITE "${${_key}_SUITE}" SPEC "${_d}/task.json")
     arena_find_suite("${${_key}_SUITE}" _descriptor)
     arena_read_suite("${_descriptor}")
-    if(${_key}_HAS_REFERENCE)  # task.json's "reference": a shared oracle (tasks/_oracles)
+    if(${_key}_REFERENCE)  # task.json's "reference": a shared oracle (tasks/_oracles)
       list(APPEND _args REFERENCE "${${_key}_REFERENCE}")
     endif()
     foreach(_what BASELINE REFERENCE SOLUTION)  # the files the suite's descriptor names
