@@ -208,6 +208,18 @@ function(_arena_add_invalid_task_tests suite)
   endforeach()
 endfunction()
 
+# The same for a spec that loads but that its suite's descriptor refuses (<problem>).
+function(_arena_add_refused_task_test id problem)
+  _arena_load_globals()
+  string(REPLACE "/" ";" _parts "${id}")
+  list(GET _parts 0 _suite)
+  set(_script "${ARENA_KERNELS_DIR}/${id}/refused.cmake")
+  file(WRITE "${_script}" "message(FATAL_ERROR [==[${problem}]==])\n")
+  message(WARNING "${problem}\n${id}: its gates are left out; ${id}/compile fails with this message")
+  add_test(NAME ${id}/compile COMMAND "${CMAKE_COMMAND}" -P "${_script}")
+  set_tests_properties(${id}/compile PROPERTIES LABELS "${_suite};compile" TIMEOUT 60)
+endfunction()
+
 # `start` is what an agent starts from (the descriptor's START): the baseline, an ABI skeleton or a task file.
 # Sets <out> to the candidate's source and <fallback_out> to TRUE where a missing file falls
 # back to the baseline (ARENA_CANDIDATE_FALLBACK=baseline); records missing files for the
@@ -598,6 +610,17 @@ function(_arena_finish_configure)
   message(STATUS "KernelArena: ${_n} task(s); candidate = ${_what}; fuzz seed in the build cache")
 endfunction()
 
+# What is wrong with a task whose suite's oracle is a Python model (the descriptor's
+# REFERENCE=<file>.py) but whose spec does not bind it to the ABI ("torch"); "" if nothing.
+function(_arena_binding_problem dir has_torch descriptor out)
+  arena_suite_task_file(REFERENCE _reference)
+  set(${out} "" PARENT_SCOPE)
+  if(_reference MATCHES "\\.py$" AND NOT has_torch)
+    set(${out} "${dir}/task.json: torch: missing (the oracle of this suite is the model ${_reference}, which "
+               "task.json binds to the ABI; ${descriptor})" PARENT_SCOPE)
+  endif()
+endfunction()
+
 # A task's files agree with its suite's descriptor: the spec's candidate file is the
 # descriptor's, a BASELINE is given where the suite has one, an oracle the runners read
 # from the task folder (not built) lies there, and an oracle that is a Python model
@@ -612,11 +635,11 @@ function(_arena_check_task_files id descriptor dir spec_candidate)
   if(_baseline AND NOT F_BASELINE)
     message(FATAL_ERROR "arena_add_task(${id}): BASELINE is required (the kernel the candidate is timed against)")
   endif()
-  arena_suite_task_file(REFERENCE _reference)
-  if(_reference MATCHES "\\.py$" AND NOT F_TORCH)
-    message(FATAL_ERROR "${dir}/task.json: torch: missing (the oracle of this suite is the model ${_reference}, "
-                        "which task.json binds to the ABI; ${descriptor})")
+  _arena_binding_problem("${dir}" "${F_TORCH}" "${descriptor}" _problem)
+  if(_problem)
+    message(FATAL_ERROR "${_problem}")
   endif()
+  arena_suite_task_file(REFERENCE _reference)
   if(NOT ARENA_SUITE_BUILD_REFERENCE)
     get_filename_component(_given "${F_REFERENCE}" REALPATH)
     get_filename_component(_expected "${dir}/${_reference}" REALPATH)
@@ -784,6 +807,15 @@ function(arena_add_suite_directory dir)
     set(_args NAME "${${_key}_NAME}" SUITE "${${_key}_SUITE}" SPEC "${_d}/task.json")
     arena_find_suite("${${_key}_SUITE}" _descriptor)
     arena_read_suite("${_descriptor}")
+    # A spec its suite's descriptor refuses is kept in the counts like an invalid spec: a
+    # warning, and a compile test that fails with the same message.
+    _arena_binding_problem("${_d}" "${${_key}_TORCH}" "${_descriptor}" _problem)
+    _arena_load_globals()
+    arena_suite_runs_on("${ARENA_PLATFORM}" _runs_here)
+    if(_problem AND _runs_here)
+      _arena_add_refused_task_test("${_id}" "${_problem}")
+      continue()
+    endif()
     if(${_key}_REFERENCE)  # task.json's "reference": a shared oracle (tasks/_oracles)
       list(APPEND _args REFERENCE "${${_key}_REFERENCE}")
     endif()
