@@ -15,7 +15,7 @@
 # (tests/run.sh makes build/test-nvidia and build/test-amd); without one, the spec checker is
 # compiled from the harness's sources and the kernel compiles are skipped, saying so.
 #
-#   tests/tasks/check_sources.sh tasks/<suite>/<task> [more task folders]
+#   [ARENA_SUITE_PATH=<descriptor folders, :-separated>] tests/tasks/check_sources.sh tasks/<suite>/<task> [more task folders]
 set -uo pipefail
 
 # The first of ARENA_PYTHON, python3 and /usr/bin/python3 that runs the given code; "" if none.
