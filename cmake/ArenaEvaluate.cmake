@@ -160,7 +160,7 @@ if(DEFINED CANDIDATE AND NOT CANDIDATE MATCHES "^(baseline|solution)$")
   endif()
   file(GLOB _have LIST_DIRECTORIES false "${CANDIDATE}/${SUITE}/*/kernel.*")
   if(NOT _have)
-    _fail("CANDIDATE=${CANDIDATE} holds no ${SUITE}/<task>/kernel.hip (kernel.py for triton2triton): "
+    _fail("CANDIDATE=${CANDIDATE} holds no ${SUITE}/<task>/kernel.* (the suite's candidate file, e.g. kernel.hip): "
           "nothing of suite ${SUITE} to judge")
   endif()
   # A folder with some of the suite's tasks judges those, unless TASKS says otherwise.

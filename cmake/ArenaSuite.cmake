@@ -10,13 +10,14 @@
 #                                          ARENA_TASK_TORCH_COMPILE, ARENA_TASK_PACKAGE_MODULES,
 #                                          ARENA_CMAKE, ARENA_PYTHON,
 #                                          ARENA_PY_HOST, ARENA_TOOLCHAIN, ARENA_COMPILE_SCRIPT
+#   arena_suite_runs_on(<platform> <out>)  TRUE if ARENA_SUITE_PLATFORMS names <platform> (nvidia, amd)
 #   arena_suite_command(<out> <template> [SOURCE s] [OUTPUT o] [WHAT w] [RESULT r] [CONFINE ON])
 #                                          a command from ARENA_SUITE_COMPILE: each <NAME> replaced;
 #                                          a word whose value is empty is left out, and so is the
 #                                          option before a lone <NAME> (`--result <RESULT>`)
 include_guard(GLOBAL)
 
-set(_ARENA_SUITE_SETTINGS RUNNER PROFILE_RUNNER TASK_FILES CANDIDATE_FILE COMPILE COMPILED_SUFFIX KERNEL_PREFIX
+set(_ARENA_SUITE_SETTINGS KERNEL_KIND PLATFORMS RUNNER PROFILE_RUNNER TASK_FILES CANDIDATE_FILE COMPILE COMPILED_SUFFIX KERNEL_PREFIX
     START BUILD_BASELINE BASELINE_COMPILE BASELINE BASELINE_SIDE BUILD_REFERENCE REFERENCE PERF_ARGS PERF_EXTRA_S
     ORACLE_CHECK ORACLE_CHECK_KERNEL WORKSPACE_FILES VERSUS PROMPT)
 
@@ -53,7 +54,8 @@ macro(arena_read_suite descriptor)
   foreach(_arena_s IN LISTS _ARENA_SUITE_SETTINGS)
     set(ARENA_SUITE_${_arena_s} "")
   endforeach()
-  # The defaults: a native runner, the baseline judged by its own name, no extra perf references.
+  # The defaults: both platforms, the baseline judged by its own name, no extra perf references.
+  set(ARENA_SUITE_PLATFORMS nvidia amd)
   set(ARENA_SUITE_BASELINE_SIDE baseline)
   set(ARENA_SUITE_ORACLE_CHECK baseline_correct)
   set(ARENA_SUITE_PERF_EXTRA_S 0)
@@ -74,9 +76,19 @@ endmacro()
 
 # Each required setting present and well-formed, or configure stops naming the descriptor.
 function(_arena_check_suite descriptor)
-  foreach(_s RUNNER CANDIDATE_FILE COMPILE COMPILED_SUFFIX START BASELINE REFERENCE TASK_FILES PROMPT)
+  foreach(_s KERNEL_KIND PLATFORMS RUNNER CANDIDATE_FILE COMPILE COMPILED_SUFFIX START BASELINE REFERENCE TASK_FILES PROMPT)
     if("${ARENA_SUITE_${_s}}" STREQUAL "")
       message(FATAL_ERROR "${descriptor}: ARENA_SUITE_${_s} is not set (suites/README.md lists the settings)")
+    endif()
+  endforeach()
+  # The kind is a name the task checks switch on (suites/README.md), never a suite's name.
+  if(NOT ARENA_SUITE_KERNEL_KIND MATCHES "^[a-z][a-z0-9_]*$")
+    message(FATAL_ERROR "${descriptor}: ARENA_SUITE_KERNEL_KIND is '${ARENA_SUITE_KERNEL_KIND}': must be one "
+                        "lower-case word (hip, triton, cuda, ...)")
+  endif()
+  foreach(_p IN LISTS ARENA_SUITE_PLATFORMS)
+    if(NOT _p MATCHES "^(nvidia|amd)$")
+      message(FATAL_ERROR "${descriptor}: ARENA_SUITE_PLATFORMS names '${_p}': each entry must be nvidia or amd")
     endif()
   endforeach()
   foreach(_s RUNNER PROFILE_RUNNER)
@@ -113,6 +125,14 @@ function(arena_suite_task_file what out)
       set(${out} "${CMAKE_MATCH_1}" PARENT_SCOPE)
     endif()
   endforeach()
+endfunction()
+
+function(arena_suite_runs_on platform out)
+  if(platform IN_LIST ARENA_SUITE_PLATFORMS)
+    set(${out} TRUE PARENT_SCOPE)
+  else()
+    set(${out} FALSE PARENT_SCOPE)
+  endif()
 endfunction()
 
 function(arena_suite_command out template)

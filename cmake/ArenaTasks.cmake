@@ -222,6 +222,18 @@ function(_arena_add_invalid_task_tests suite)
   endforeach()
 endfunction()
 
+# The same for a spec that loads but that its suite's descriptor refuses (<problem>).
+function(_arena_add_refused_task_test id problem)
+  _arena_load_globals()
+  string(REPLACE "/" ";" _parts "${id}")
+  list(GET _parts 0 _suite)
+  set(_script "${ARENA_KERNELS_DIR}/${id}/refused.cmake")
+  file(WRITE "${_script}" "message(FATAL_ERROR [==[${problem}]==])\n")
+  message(WARNING "${problem}\n${id}: its gates are left out; ${id}/compile fails with this message")
+  add_test(NAME ${id}/compile COMMAND "${CMAKE_COMMAND}" -P "${_script}")
+  set_tests_properties(${id}/compile PROPERTIES LABELS "${_suite};compile" TIMEOUT 60)
+endfunction()
+
 # `start` is what an agent starts from (the descriptor's START): the baseline, an ABI skeleton or a task file.
 # Sets <out> to the candidate's source and <fallback_out> to TRUE where a missing file falls
 # back to the baseline (ARENA_CANDIDATE_FALLBACK=baseline); records missing files for the
@@ -689,7 +701,7 @@ function(_arena_finish_configure)
     endif()
     if(_nm EQUAL _n AND ARENA_CANDIDATE_FALLBACK STREQUAL "none")
       arena_stop("ARENA_CANDIDATE is '${ARENA_CANDIDATE}' but none of the ${_n} task(s) has a candidate there "
-                 "(${_where}: ${_some}...): a folder holds <suite>/<task>/kernel.hip (kernel.py for Triton tasks)")
+                 "(${_where}: ${_some}...): a folder holds <suite>/<task>/<the suite's candidate file>, e.g. kernel.hip")
     elseif(ARENA_CANDIDATE_FALLBACK STREQUAL "baseline")
       message(STATUS "KernelArena: ${_nm} of ${_n} task(s) have ${_where} and fall back to their baselines "
                      "(marked candidate_fallback in the scores): ${_some}")
@@ -701,11 +713,23 @@ function(_arena_finish_configure)
   message(STATUS "KernelArena: ${_n} task(s); candidate = ${_what}; fuzz seed in the build cache")
 endfunction()
 
+# What is wrong with a task whose suite's oracle is a Python model (the descriptor's
+# REFERENCE=<file>.py) but whose spec does not bind it to the ABI ("torch"); "" if nothing.
+function(_arena_binding_problem dir has_torch descriptor out)
+  arena_suite_task_file(REFERENCE _reference)
+  set(${out} "" PARENT_SCOPE)
+  if(_reference MATCHES "\\.py$" AND NOT has_torch)
+    set(${out} "${dir}/task.json: torch: missing (the oracle of this suite is the model ${_reference}, which "
+               "task.json binds to the ABI; ${descriptor})" PARENT_SCOPE)
+  endif()
+endfunction()
+
 # A task's files agree with its suite's descriptor: the spec's candidate file is the
-# descriptor's, a BASELINE is given where the suite has one, and an oracle the runners read
-# from the task folder (not built) lies there.
+# descriptor's, a BASELINE is given where the suite has one, an oracle the runners read
+# from the task folder (not built) lies there, and an oracle that is a Python model
+# (REFERENCE=<file>.py) is bound to the ABI by the spec's "torch".
 function(_arena_check_task_files id descriptor dir spec_candidate)
-  cmake_parse_arguments(PARSE_ARGV 4 F "" "BASELINE;REFERENCE" "")
+  cmake_parse_arguments(PARSE_ARGV 4 F "" "BASELINE;REFERENCE;TORCH" "")
   if(NOT spec_candidate STREQUAL ARENA_SUITE_CANDIDATE_FILE)
     message(FATAL_ERROR "${dir}/task.json: candidate: \"${spec_candidate}\" but the suite's descriptor ${descriptor} "
                         "takes \"${ARENA_SUITE_CANDIDATE_FILE}\"")
@@ -713,6 +737,10 @@ function(_arena_check_task_files id descriptor dir spec_candidate)
   arena_suite_task_file(BASELINE _baseline)
   if(_baseline AND NOT F_BASELINE)
     message(FATAL_ERROR "arena_add_task(${id}): BASELINE is required (the kernel the candidate is timed against)")
+  endif()
+  _arena_binding_problem("${dir}" "${F_TORCH}" "${descriptor}" _problem)
+  if(_problem)
+    message(FATAL_ERROR "${_problem}")
   endif()
   arena_suite_task_file(REFERENCE _reference)
   if(NOT ARENA_SUITE_BUILD_REFERENCE)
@@ -772,12 +800,6 @@ function(arena_add_task)
                           "(its \"suite\" and \"name\"): make NAME and SUITE match them")
     endif()
   endif()
-  get_property(_ids GLOBAL PROPERTY ARENA_TASK_IDS)
-  if(id IN_LIST _ids)
-    message(FATAL_ERROR "arena_add_task: ${id} is added twice")
-  endif()
-  set_property(GLOBAL APPEND PROPERTY ARENA_TASK_IDS "${id}")
-
   # What the task is made of: the suite's descriptor says which files it has and how they
   # are judged; its inputs are this task's folders and the build's tools.
   arena_find_suite("${T_SUITE}" _task_descriptor)
@@ -791,8 +813,27 @@ function(arena_add_task)
   set(ARENA_PY_HOST "${ARENA_PY_HOST_DIR}")
   set(ARENA_TOOLCHAIN "${ARENA_TOOLCHAIN_FILE}")
   arena_read_suite("${_task_descriptor}")
+  # A suite runs where its descriptor says (ARENA_SUITE_PLATFORMS): elsewhere its tasks get no
+  # gates, said once per suite.
+  arena_suite_runs_on("${ARENA_PLATFORM}" _runs_here)
+  if(NOT _runs_here)
+    get_property(_told GLOBAL PROPERTY _ARENA_SUITES_SKIPPED)
+    if(NOT T_SUITE IN_LIST _told)
+      set_property(GLOBAL APPEND PROPERTY _ARENA_SUITES_SKIPPED "${T_SUITE}")
+      list(JOIN ARENA_SUITE_PLATFORMS ", " _where)
+      message(STATUS "KernelArena: suite ${T_SUITE} skipped: it runs on ${_where} (ARENA_SUITE_PLATFORMS of "
+                     "${_task_descriptor}), not on ${ARENA_PLATFORM}; its tasks get no gates")
+    endif()
+    return()
+  endif()
+  get_property(_ids GLOBAL PROPERTY ARENA_TASK_IDS)
+  if(id IN_LIST _ids)
+    message(FATAL_ERROR "arena_add_task: ${id} is added twice")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY ARENA_TASK_IDS "${id}")
+
   _arena_check_task_files(${id} "${_task_descriptor}" "${${key}_DIR}" "${${key}_CANDIDATE_FILE}"
-                          BASELINE "${T_BASELINE}" REFERENCE "${T_REFERENCE}")
+                          BASELINE "${T_BASELINE}" REFERENCE "${T_REFERENCE}" TORCH "${${key}_TORCH}")
   set(_task_spec "${${key}_FILE}")
   set(_task_baseline "${T_BASELINE}")
   set(_task_reference "${T_REFERENCE}")
@@ -869,7 +910,16 @@ function(arena_add_suite_directory dir)
     set(_args NAME "${${_key}_NAME}" SUITE "${${_key}_SUITE}" SPEC "${_d}/task.json")
     arena_find_suite("${${_key}_SUITE}" _descriptor)
     arena_read_suite("${_descriptor}")
-    if(${_key}_HAS_REFERENCE)  # task.json's "reference": a shared oracle (tasks/_oracles)
+    # A spec its suite's descriptor refuses is kept in the counts like an invalid spec: a
+    # warning, and a compile test that fails with the same message.
+    _arena_binding_problem("${_d}" "${${_key}_TORCH}" "${_descriptor}" _problem)
+    _arena_load_globals()
+    arena_suite_runs_on("${ARENA_PLATFORM}" _runs_here)
+    if(_problem AND _runs_here)
+      _arena_add_refused_task_test("${_id}" "${_problem}")
+      continue()
+    endif()
+    if(${_key}_REFERENCE)  # task.json's "reference": a shared oracle (tasks/_oracles)
       list(APPEND _args REFERENCE "${${_key}_REFERENCE}")
     endif()
     foreach(_what BASELINE REFERENCE SOLUTION)  # the files the suite's descriptor names

@@ -119,8 +119,8 @@ struct TaskSpec {
   std::string cost_compute = "fp32";
   std::string candidate = "kernel.hip";
   // The host oracle's source when task.json names one ("reference", relative to the task's
-  // folder: an oracle shared with other tasks, tasks/_oracles/); empty: <dir>/reference.cpp
-  // (reference.py for torch2hip). Absolute.
+  // folder: an oracle shared with other tasks, tasks/_oracles/); empty: the file its suite's
+  // descriptor names (ARENA_SUITE_TASK_FILES). Absolute.
   std::filesystem::path reference;
   TorchBinding torch;  // torch2hip only
   PackageSource package;

@@ -9,7 +9,7 @@
 //                                             memory estimate covers its generated configurations)
 //   arena-spec check <task.json>...
 //   arena-spec public <task.json> <out.json>   the spec an agent may see (seen configurations only)
-//   arena-spec skeleton <task.json> <out.hip>  an ABI skeleton for the candidate (torch2hip's start)
+//   arena-spec skeleton <task.json> <out.hip>  an ABI skeleton for the candidate (a suite's START skeleton)
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -93,14 +93,9 @@ void write_task(std::ostream& os, const arena::TaskSpec& t, const std::optional<
   os << "set(" << key << "_DESCRIPTION " << cmake_quote(t.description) << ")\n";
   os << "set(" << key << "_CATEGORY " << cmake_quote(t.category) << ")\n";
   os << "set(" << key << "_CANDIDATE_FILE " << cmake_quote(t.candidate) << ")\n";
-  // The oracle: the one task.json names, else reference.cpp (reference.py for torch2hip) beside it.
-  fs::path oracle = t.reference;
-  if (oracle.empty() && fs::exists(dir / "reference.cpp")) oracle = dir / "reference.cpp";
-  if (oracle.empty() && t.torch.present && fs::exists(dir / "reference.py")) oracle = dir / "reference.py";
-  os << "set(" << key << "_REFERENCE " << cmake_quote(oracle.string()) << ")\n";
-  os << "set(" << key << "_HAS_REFERENCE " << (oracle.empty() ? "FALSE" : "TRUE") << ")\n";
-  const bool solution = fs::exists(dir / "solution.hip") || fs::exists(dir / "solution.py");
-  os << "set(" << key << "_HAS_SOLUTION " << (solution ? "TRUE" : "FALSE") << ")\n";
+  // A shared oracle task.json names ("reference"); a task's own oracle file is its suite's
+  // descriptor's to name (ARENA_SUITE_TASK_FILES), so it is not looked for here.
+  os << "set(" << key << "_REFERENCE " << cmake_quote(t.reference.string()) << ")\n";
   os << "set(" << key << "_TORCH " << (t.torch.present ? "TRUE" : "FALSE") << ")\n";
   os << "set(" << key << "_TORCH_COMPILE " << (t.torch.present && t.torch.compile ? "TRUE" : "FALSE") << ")\n";
   // A production baseline's package: the modules the candidate may import too, and what the
@@ -110,9 +105,6 @@ void write_task(std::ostream& os, const arena::TaskSpec& t, const std::optional<
   os << "set(" << key << "_PACKAGE_MODULES";  // a CMake list: one quoted word per module
   for (const auto& m : t.package.modules) os << " " << cmake_quote(m);
   os << ")\n";
-  os << "set(" << key << "_NUM_SEEN " << t.seen.size() << ")\n";
-  os << "set(" << key << "_NUM_UNSEEN " << t.unseen.size() << ")\n";
-  os << "set(" << key << "_NUM_FUZZ " << t.fuzz.count << ")\n";
   write_gate_memory(os, key, t, fuzz_seed);
 }
 

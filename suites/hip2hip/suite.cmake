@@ -1,6 +1,8 @@
 # hip2hip: a HIP kernel made faster (README.md beside this file has the rules). The candidate
 # kernel.hip compiles with the baseline's command into a shared library; the oracle
 # reference.cpp is built with the project; the native runners judge both.
+set(ARENA_SUITE_KERNEL_KIND hip)
+set(ARENA_SUITE_PLATFORMS nvidia amd)
 set(ARENA_SUITE_RUNNER native)
 set(ARENA_SUITE_TASK_FILES BASELINE=baseline.hip REFERENCE=reference.cpp SOLUTION=solution.hip)
 set(ARENA_SUITE_PROMPT "${CMAKE_CURRENT_LIST_DIR}/prompt.md")

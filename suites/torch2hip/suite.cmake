@@ -2,6 +2,8 @@
 # agent starts from an ABI skeleton; reference.py is the oracle (float64) and the perf
 # reference (eager, plus torch.compile where the spec asks), served to the runners by the
 # Python host; kernel.hip compiles like hip2hip's.
+set(ARENA_SUITE_KERNEL_KIND hip)
+set(ARENA_SUITE_PLATFORMS nvidia amd)
 set(ARENA_SUITE_RUNNER python)
 set(ARENA_SUITE_TASK_FILES REFERENCE=reference.py SOLUTION=solution.hip)
 set(ARENA_SUITE_PROMPT "${CMAKE_CURRENT_LIST_DIR}/prompt.md")

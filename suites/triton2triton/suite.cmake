@@ -1,6 +1,8 @@
 # triton2triton: a module of Triton kernels made faster (README.md beside this file). The
 # candidate kernel.py is checked against the module rules and copied (the compile gate); the
 # oracle is reference.cpp, so the plain runners judge, with the modules in Python workers.
+set(ARENA_SUITE_KERNEL_KIND triton)
+set(ARENA_SUITE_PLATFORMS nvidia amd)
 set(ARENA_SUITE_RUNNER native)
 set(ARENA_SUITE_PROFILE_RUNNER python)  # the profiler launches each side in process
 set(ARENA_SUITE_TASK_FILES BASELINE=baseline.py REFERENCE=reference.cpp SOLUTION=solution.py)

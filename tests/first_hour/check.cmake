@@ -15,6 +15,17 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 set(evaluate "${SOURCE_DIR}/cmake/ArenaEvaluate.cmake")
 set(slower "${SOURCE_DIR}/tests/candidates/slower")  # holds hip2hip/gelu_f16/kernel.hip
 
+# The suites a user may name: each folder of tasks/ that holds a task, listed as the scripts list them.
+file(GLOB _task_folders LIST_DIRECTORIES true RELATIVE "${SOURCE_DIR}/tasks" "${SOURCE_DIR}/tasks/*")
+set(suites "")
+foreach(_s IN LISTS _task_folders)
+  file(GLOB _specs "${SOURCE_DIR}/tasks/${_s}/*/task.json")
+  if(_specs)
+    list(APPEND suites "${_s}")
+  endif()
+endforeach()
+list(JOIN suites ", " suite_list)
+
 function(fail what)
   message(FATAL_ERROR "FAILED: ${CASE}: ${what}\n--- output ---\n${out}")
 endfunction()
@@ -106,14 +117,14 @@ elseif(CASE STREQUAL "evaluate_checks_first")
   # configure (no build folder is made), each with its reason.
   set(no_dry "-DBUILD_DIR=${WORK_DIR}/build" "-DRESULTS_DIR=${WORK_DIR}/results")
   run("${CMAKE_COMMAND}" -DSUITE=nosuch ${no_dry} -P "${evaluate}")
-  expect_early_stop("^ArenaEvaluate: SUITE=nosuch: no such suite \\(there are: hip2hip, torch2hip, triton2triton\\)" 20)
+  expect_early_stop("^ArenaEvaluate: SUITE=nosuch: no such suite \\(there are: ${suite_list}\\)" 20)
   run("${CMAKE_COMMAND}" -DAGENT=nosuch ${no_dry} -P "${evaluate}")
   expect_early_stop("^ArenaEvaluate: AGENT=nosuch: no such agent adapter \\(there are: baseline, .*replay, or none\\)" 20)
   run("${CMAKE_COMMAND}" "-DCANDIDATE=${WORK_DIR}/missing" ${no_dry} -P "${evaluate}")
   expect_early_stop("^ArenaEvaluate: CANDIDATE=.*/missing: not baseline, solution or an existing folder" 20)
   file(MAKE_DIRECTORY "${WORK_DIR}/empty")
   run("${CMAKE_COMMAND}" "-DCANDIDATE=${WORK_DIR}/empty" ${no_dry} -P "${evaluate}")
-  expect_early_stop("^ArenaEvaluate: CANDIDATE=.*/empty holds no hip2hip/<task>/kernel.hip" 20)
+  expect_early_stop("^ArenaEvaluate: CANDIDATE=.*/empty holds no hip2hip/<task>/kernel\\.\\* \\(the suite's candidate file" 20)
   file(MAKE_DIRECTORY "${WORK_DIR}/results/taken")
   run("${CMAKE_COMMAND}" -DRUN=taken ${no_dry} -P "${evaluate}")
   expect_early_stop("^ArenaEvaluate: RUN=taken: .*/results/taken already exists" 20)
@@ -123,7 +134,7 @@ elseif(CASE STREQUAL "evaluate_checks_first")
 
 elseif(CASE STREQUAL "configure_checks_first")
   # The same mistakes at configure time stop it before anything is built or detected.
-  foreach(pair "ARENA_SUITES=nosuch|ARENA_SUITES names 'nosuch': no such suite under .* \\(there are: hip2hip, torch2hip, triton2triton\\)"
+  foreach(pair "ARENA_SUITES=nosuch|ARENA_SUITES names 'nosuch': no such suite under .* \\(there are: ${suite_list}\\)"
                "ARENA_AGENT=nosuch|ARENA_AGENT is 'nosuch': no such agent adapter \\(there are: baseline,"
                "ARENA_CANDIDATE=${WORK_DIR}/missing|ARENA_CANDIDATE is '[^']*/missing': not baseline, solution or an existing folder"
                "ARENA_PERF_BUDGET_S=fast|ARENA_PERF_BUDGET_S is 'fast': must be a whole number"

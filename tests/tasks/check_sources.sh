@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# What can be checked of a task without a GPU, fast, one task at a time while writing it:
-# the spec loads (arena-spec check), baseline.hip and solution.hip compile with the build's
-# kernel command for every configured platform and pass the ABI symbol checks, and the oracle
-# (reference.cpp, or the shared one task.json's "reference" names) compiles warning-free.
-# torch2hip tasks: the generated ABI skeleton and solution.hip compile, and, with a Python
-# that has PyTorch (ARENA_PYTHON, else /usr/bin/python3), reference.py builds its model for
-# every configuration with its state bound as task.json says. triton2triton tasks (candidate
-# kernel.py): baseline.py and solution.py pass the compile gate
-# (harness/python/arena_check_triton.py) and define launch() as the spec says, README.md names
-# it (tests/structure/check_triton_tasks.py), and the oracle compiles warning-free. The rules
-# are configure's (a task named after its folder, in a suite folder of any name); a task
-# without solution.* is checked without it. Kernels compile only where a build tree is
-# configured (tests/run.sh makes build/test-nvidia and build/test-amd); without one, the spec
-# checker is compiled from the harness's sources and the kernel compiles are skipped, saying so.
+# What can be checked of a task without a GPU, fast, one task at a time while writing it.
+# Everything but the spec check follows the task's suite descriptor (task.json's "suite",
+# found in ARENA_SUITE_PATH, then suites/; read by tests/tasks/task_suite.cmake): the spec
+# loads (arena-spec check); the start (the baseline, or the ABI skeleton where the suite starts
+# from one) and the solution compile with the suite's compile command for each of its
+# platforms, and pass the ABI symbol checks; a Triton module (kernel kind triton) instead
+# passes the module rules and defines launch() as the spec says, README.md naming it
+# (tests/structure/check_triton_tasks.py); a C++ oracle built with the project (reference.cpp,
+# or the shared one task.json's "reference" names) compiles warning-free; a Python model
+# oracle is bound by task.json's "torch" and, with a Python that has PyTorch (ARENA_PYTHON,
+# else /usr/bin/python3), builds its model for every configuration. The rules are
+# configure's (a task named after its folder, in a suite folder of any name); a task without
+# its solution is checked without it. Kernels compile only where a build tree is configured
+# (tests/run.sh makes build/test-nvidia and build/test-amd); without one, the spec checker is
+# compiled from the harness's sources and the kernel compiles are skipped, saying so.
 #
-#   tests/tasks/check_sources.sh tasks/<suite>/<task> [more task folders]
+#   [ARENA_SUITE_PATH=<descriptor folders, :-separated>] tests/tasks/check_sources.sh tasks/<suite>/<task> [more task folders]
 set -uo pipefail
 
 # The first of ARENA_PYTHON, python3 and /usr/bin/python3 that runs the given code; "" if none.
@@ -63,30 +64,60 @@ for dir in "$@"; do
   "$spec_tool" check --any-folder "$dir/task.json" >"$tmp/spec.log" 2>&1 || problems+=("spec: $(cat "$tmp/spec.log")")
   spec_name=$(sed -n 's/^ *"name": *"\([^"]*\)".*/\1/p' "$dir/task.json" | head -1)
   [ "$spec_name" = "$name" ] || problems+=("task.json: name \"$spec_name\" differs from its folder \"$name\"")
-  torch=0
-  grep -q '"torch"' "$dir/task.json" && torch=1
-  triton=0
-  grep -Eq '"candidate" *: *"[^"]*\.py"' "$dir/task.json" && triton=1
-  kinds="baseline solution"
-  [ $triton = 1 ] && kinds=""  # Python modules: no kernel library to build
-  if [ $torch = 1 ]; then
-    kinds="skeleton solution"
+  # What the task's suite descriptor says: its kernel kind, platforms, start and files.
+  kind="" platforms="" start="" build_reference="" baseline="" reference="" solution=""
+  if cmake -DSPEC="$dir/task.json" -DMODE=settings -P "$root/tests/tasks/task_suite.cmake" >"$tmp/suite.log" 2>&1; then
+    while IFS='=' read -r key value; do
+      case $key in kind|platforms|start|build_reference|baseline|reference|solution) printf -v "$key" '%s' "$value" ;; esac
+    done <"$tmp/suite.log"
+  else
+    problems+=("suite: $(grep -v '^$' "$tmp/suite.log" | head -5)")
+  fi
+  shared_oracle=$(sed -n 's/^ *"reference": *"\([^"]*\)".*/\1/p' "$dir/task.json")
+  files="README.md task.json $baseline $solution"
+  [ -n "$shared_oracle" ] || files="$files $reference"
+  # Kernel sources: a Triton module is checked against the module rules; any other kind
+  # compiles with its suite's own compile command, for each of the suite's platforms that has
+  # a configured build here.
+  sources=""
+  [ "$start" = skeleton ] && sources="skeleton"
+  [ -n "$baseline" ] && sources="$sources baseline:$baseline"
+  [ -n "$solution" ] && sources="$sources solution:$solution"
+  if [ "$start" = skeleton ]; then
     "$spec_tool" skeleton "$dir/task.json" "$tmp/skeleton.hip" >"$tmp/spec.log" 2>&1 || problems+=("skeleton: $(cat "$tmp/spec.log")")
   fi
-  for platform in nvidia amd; do
+  if [ "$kind" = triton ]; then
+    sources=""
+    # The Python that has the suite's baseline packages installed (their modules are read
+    # from its path), else any.
+    py=$(python_with "import importlib.metadata as m; m.version('liger-kernel')")
+    [ -n "$py" ] || py=$(python_with "import ast, json")
+    if [ -n "$py" ]; then
+      "$py" "$root/tests/structure/check_triton_tasks.py" "$dir" >"$tmp/triton.log" 2>&1 ||
+        problems+=("$(grep '^FAILED: ' "$tmp/triton.log" | sed 's/^FAILED: //')")
+    else
+      problems+=("no Python here to run the Triton module checks")
+    fi
+  fi
+  for platform in $platforms; do
     tc="$root/build/test-$platform/arena_toolchain.cmake"
     [ -f "$tc" ] || continue
-    for kind in $kinds; do
-      src="$dir/$kind.hip"
-      [ $kind = skeleton ] && src="$tmp/skeleton.hip"
+    for entry in $sources; do
+      what=${entry%%:*} src="$dir/${entry#*:}" base=""
+      [ "$what" = skeleton ] && src="$tmp/skeleton.hip"
+      [ "$what" = baseline ] && base=ON
       [ -f "$src" ] || continue  # a missing file is reported once, below
-      cmake -DSOURCE="$src" -DOUTPUT="$tmp/$platform-$kind.so" -DTOOLCHAIN="$tc" -DWHAT="$name $kind ($platform)" \
-        -P "$root/cmake/ArenaCompileKernel.cmake" >"$tmp/compile.log" 2>&1 ||
-        problems+=("$platform $kind: $(grep -v '^$' "$tmp/compile.log" | head -30)")
+      cmake -DSPEC="$dir/task.json" -DMODE=compile -DSOURCE="$src" -DOUTPUT="$tmp/$platform-$what.so" -DTOOLCHAIN="$tc" \
+        -DBASELINE="$base" -DWHAT="$name $what ($platform)" -P "$root/tests/tasks/task_suite.cmake" >"$tmp/compile.log" 2>&1 ||
+        problems+=("$platform $what: $(grep -v '^$' "$tmp/compile.log" | head -30)")
     done
   done
-  if [ $torch = 1 ]; then
-    files="README.md solution.hip reference.py task.json"
+  # The oracle: a Python model (bound to the ABI by task.json's "torch") builds for every
+  # configuration; a C++ one (the shared one task.json names, else the suite's file) compiles
+  # warning-free.
+  if [ "${reference##*.}" = py ]; then
+    grep -q '"torch"' "$dir/task.json" ||
+      problems+=("task.json: torch: missing (the oracle of this suite is the model $reference, which task.json binds to the ABI)")
     py=$(python_with "import torch")
     if [ -n "$py" ]; then
       "$py" -c "
@@ -100,28 +131,12 @@ for c in spec['configs']['seen'] + spec['configs'].get('unseen', []):
     ints = [c[n] for n in t.int_names]
     floats = [c.get(n, params[n].get('default')) for n in t.float_names]
     t.model(t.values(ints, floats))
-" >"$tmp/ref.log" 2>&1 || problems+=("reference.py: $(tail -5 "$tmp/ref.log")")
+" >"$tmp/ref.log" 2>&1 || problems+=("$reference: $(tail -5 "$tmp/ref.log")")
     else
-      echo "      (no Python with PyTorch here: reference.py not checked)"
+      echo "      (no Python with PyTorch here: $reference not checked)"
     fi
-  else
-    files="README.md baseline.hip solution.hip task.json"
-    if [ $triton = 1 ]; then
-      files="README.md baseline.py solution.py task.json"
-      # The Python that has the suite's baseline packages installed (their modules are read
-      # from its path), else any.
-      py=$(python_with "import importlib.metadata as m; m.version('liger-kernel')")
-      [ -n "$py" ] || py=$(python_with "import ast, json")
-      if [ -n "$py" ]; then
-        "$py" "$root/tests/structure/check_triton_tasks.py" "$dir" >"$tmp/triton.log" 2>&1 ||
-          problems+=("$(grep '^FAILED: ' "$tmp/triton.log" | sed 's/^FAILED: //')")
-      else
-        problems+=("no Python here to run the Triton module checks")
-      fi
-    fi
-    # The oracle: the shared one task.json's "reference" names (relative to the folder), else reference.cpp.
-    oracle=$(sed -n 's/^ *"reference": *"\([^"]*\)".*/\1/p' "$dir/task.json")
-    oracle="$dir/${oracle:-reference.cpp}"
+  elif [ -n "$build_reference" ]; then
+    oracle="$dir/${shared_oracle:-$reference}"
     if [ -f "$oracle" ]; then
       g++ -std=c++17 -O2 -Wall -Wextra -Werror -shared -fPIC -I"$root/harness/include" "$oracle" \
         -o "$tmp/reference.so" >"$tmp/ref.log" 2>&1 || problems+=("$oracle: $(head -30 "$tmp/ref.log")")
@@ -132,8 +147,8 @@ for c in spec['configs']['seen'] + spec['configs'].get('unseen', []):
   for f in $files; do
     if [ ! -f "$dir/$f" ]; then
       # Without an expert solution the task loads and runs; its selftests then prove no headroom.
-      case $f in solution.*) echo "      ($name: no $f yet: the selftests check the baseline only)" ;;
-                 *) problems+=("missing $f") ;; esac
+      if [ "$f" = "$solution" ]; then echo "      ($name: no $f yet: the selftests check the baseline only)"
+      else problems+=("missing $f"); fi
     fi
   done
   if [ ${#problems[@]} -eq 0 ]; then

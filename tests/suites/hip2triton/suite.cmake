@@ -3,6 +3,8 @@
 # the candidate kernel.py passes the Triton module rules (triton2triton's compile gate) and
 # runs in Python workers under the native runners; the oracle is reference.cpp. Agents start
 # from start.py in the task's folder.
+set(ARENA_SUITE_KERNEL_KIND triton)
+set(ARENA_SUITE_PLATFORMS nvidia amd)
 set(ARENA_SUITE_RUNNER native)
 set(ARENA_SUITE_PROFILE_RUNNER python)  # the profiler launches the module in process
 set(ARENA_SUITE_PROMPT "${CMAKE_CURRENT_LIST_DIR}/prompt.md")
