@@ -358,7 +358,7 @@ LaunchOutcome Side::prepare(const Config& c, const DeviceTensors& scratch, doubl
       return {LaunchOutcome::ReturnedError, why};
     }
     json recipe = a.head.at("recipe");
-    std::vector<std::vector<uint8_t>> images = a.blobs;
+    std::vector<std::vector<uint8_t>> images = std::move(a.blobs);
     // A Triton module's images: the executor gets only those the trusted compile built.
     if (python_ && !images.empty()) {
       if (!trusted_images_)
@@ -374,7 +374,7 @@ LaunchOutcome Side::prepare(const Config& c, const DeviceTensors& scratch, doubl
     }
     recipe.erase("builds");
     recipe["buffers"] = scratch.binding().tensors.size() + (scratch.workspace_bytes() ? 1 : 0);
-    recipes_[c.label] = {recipe, images};
+    recipes_[c.label] = {std::move(recipe), std::move(images)};
     install(executor(), c.label);
     return {};
   } catch (const WorkerError& e) {
