@@ -102,7 +102,7 @@ function(arena_check_settings)
                "(looked for ${_c})")
   endif()
   foreach(_n ARENA_PERF_BUDGET_S ARENA_PERF_SLOTS ARENA_AGENT_TIMEOUT_S ARENA_FLUSH_BYTES ARENA_ORACLE_CACHE_GB
-             ARENA_GPU_MEMORY_UNIT_GB)
+             ARENA_GPU_MEMORY_UNIT_GB ARENA_PERF_GPUS)
     if(NOT "${${_n}}" MATCHES "^[0-9]+$")
       arena_stop("${_n} is '${${_n}}': must be a whole number")
     endif()
@@ -116,8 +116,8 @@ function(arena_check_settings)
   if(NOT ARENA_GPU_MEMORY_GB MATCHES "^([1-9][0-9]*|)$")
     arena_stop("ARENA_GPU_MEMORY_GB is '${ARENA_GPU_MEMORY_GB}': a whole number of GiB per GPU, or empty (ask nvidia-smi/rocm-smi)")
   endif()
-  if(NOT ARENA_PERF_SCHEDULE MATCHES "^(exclusive|shared|serial)$")
-    arena_stop("ARENA_PERF_SCHEDULE is '${ARENA_PERF_SCHEDULE}': must be exclusive, shared or serial")
+  if(NOT ARENA_PERF_SCHEDULE MATCHES "^(exclusive|split|shared|serial)$")
+    arena_stop("ARENA_PERF_SCHEDULE is '${ARENA_PERF_SCHEDULE}': must be exclusive, split, shared or serial")
   endif()
 endfunction()
 
@@ -327,23 +327,67 @@ function(_arena_correct_resources bytes out)
   set(${out} "gpus:${_n}" PARENT_SCOPE)
 endfunction()
 
-# Resource spec for `ctest --resource-spec-file` (docs/DESIGN.md, "Scheduling"): one entry per
-# GPU of type gpus with ARENA_GPU_UNITS slots (units of its memory); with
-# ARENA_PERF_SCHEDULE=shared also one of type perf_gpus with one slot, which perf gates take instead.
-function(_arena_write_resource_spec)
+# The schedule perf gates run under: ARENA_PERF_SCHEDULE, except that split needs two GPUs
+# (one to time on, one for correctness) and becomes exclusive, saying so, with fewer. For split
+# also the first GPU that times (ARENA_PERF_FIRST_GPU): GPUs from it on time, those before it
+# run correctness gates.
+function(_arena_perf_schedule)
+  get_property(_schedule GLOBAL PROPERTY ARENA_PERF_SCHEDULE_USED)
+  if(_schedule)
+    return()
+  endif()
   _arena_gpu_units()
   get_property(_count GLOBAL PROPERTY ARENA_GPU_COUNT)
+  set(_schedule "${ARENA_PERF_SCHEDULE}")
+  if(_schedule STREQUAL "split")
+    set(_perf ${ARENA_PERF_GPUS})
+    if(_perf EQUAL 0)
+      math(EXPR _perf "${_count} / 2")
+    endif()
+    if(_count LESS 2)
+      message(STATUS "KernelArena: ARENA_PERF_SCHEDULE=split needs 2 GPUs or more (${_count} here): perf gates hold their GPU exclusively")
+      set(_schedule exclusive)
+    elseif(_perf GREATER_EQUAL _count)
+      arena_stop("ARENA_PERF_GPUS is ${ARENA_PERF_GPUS}: with ${_count} GPUs, at most ${_count} - 1 may time perf gates (one must run correctness gates)")
+    else()
+      math(EXPR _first "${_count} - ${_perf}")
+      math(EXPR _last "${_count} - 1")
+      set_property(GLOBAL PROPERTY ARENA_PERF_FIRST_GPU ${_first})
+      message(STATUS "KernelArena: perf gates time on GPUs ${_first} to ${_last}, correctness gates run on GPUs 0 to ${_first} less one (ARENA_PERF_SCHEDULE=split)")
+    endif()
+  endif()
+  set_property(GLOBAL PROPERTY ARENA_PERF_SCHEDULE_USED "${_schedule}")
+endfunction()
+
+# Resource spec for `ctest --resource-spec-file` (docs/DESIGN.md, "Scheduling"): one entry per
+# GPU of type gpus with ARENA_GPU_UNITS slots (units of its memory); with
+# ARENA_PERF_SCHEDULE=shared also one of type perf_gpus with one slot, which perf gates take
+# instead; with split, GPUs before ARENA_PERF_FIRST_GPU are of type gpus only, those from it on
+# of type perf_gpus only.
+function(_arena_write_resource_spec)
+  _arena_gpu_units()
+  _arena_perf_schedule()
+  get_property(_count GLOBAL PROPERTY ARENA_GPU_COUNT)
   get_property(_units GLOBAL PROPERTY ARENA_GPU_UNITS)
+  get_property(_schedule GLOBAL PROPERTY ARENA_PERF_SCHEDULE_USED)
+  get_property(_first_perf GLOBAL PROPERTY ARENA_PERF_FIRST_GPU)
+  if(NOT _schedule STREQUAL "split")
+    set(_first_perf ${_count})
+  endif()
   set(_entries "")
   set(_perf_entries "")
   math(EXPR _last "${_count} - 1")
   foreach(_i RANGE ${_last})
-    list(APPEND _entries "{\"id\": \"${_i}\", \"slots\": ${_units}}")
-    list(APPEND _perf_entries "{\"id\": \"${_i}\", \"slots\": 1}")
+    if(_i LESS _first_perf)
+      list(APPEND _entries "{\"id\": \"${_i}\", \"slots\": ${_units}}")
+    endif()
+    if(_schedule STREQUAL "shared" OR NOT _i LESS _first_perf)
+      list(APPEND _perf_entries "{\"id\": \"${_i}\", \"slots\": 1}")
+    endif()
   endforeach()
   list(JOIN _entries ", " _joined)
   set(_types "\"gpus\": [${_joined}]")
-  if(ARENA_PERF_SCHEDULE STREQUAL "shared")
+  if(_schedule MATCHES "^(shared|split)$")
     list(JOIN _perf_entries ", " _joined)
     string(APPEND _types ", \"perf_gpus\": [${_joined}]")
   endif()
@@ -353,9 +397,12 @@ endfunction()
 
 # How a test that times kernels (perf gates, the solution's timing, the profiler) holds its
 # GPU, by ARENA_PERF_SCHEDULE: all units of one GPU (exclusive), the one perf slot of a GPU
-# beside its correctness gates (shared), or all units and the whole machine (serial).
+# beside its correctness gates (shared) or of a GPU that only times (split), or all units and
+# the whole machine (serial).
 function(arena_timed_test_resources test)
-  if(ARENA_PERF_SCHEDULE STREQUAL "shared")
+  _arena_perf_schedule()
+  get_property(_schedule GLOBAL PROPERTY ARENA_PERF_SCHEDULE_USED)
+  if(_schedule MATCHES "^(shared|split)$")
     set_tests_properties(${test} PROPERTIES RESOURCE_GROUPS "perf_gpus:1")
   else()
     _arena_gpu_units()

@@ -14,21 +14,11 @@ if(NOT PLATFORM STREQUAL "nvidia")
   message("SKIPPED: the fake GPUs answer as nvidia-smi, which only the nvidia platform asks")
   return()
 endif()
+include("${CMAKE_CURRENT_LIST_DIR}/scheduling_common.cmake")
 file(REMOVE_RECURSE "${WORK_DIR}")
-function(fail what)
-  message(FATAL_ERROR "FAILED: ${what}")
-endfunction()
 
 # The fake nvidia-smi: two GPUs, 81559 MiB each (an H100 80GB).
-file(MAKE_DIRECTORY "${WORK_DIR}/bin")
-file(WRITE "${WORK_DIR}/bin/nvidia-smi" [=[#!/bin/sh
-case "$*" in
-  -L) printf 'GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-0)\nGPU 1: NVIDIA H100 80GB HBM3 (UUID: GPU-1)\n' ;;
-  *--query-gpu=memory.total*) printf '81559\n81559\n' ;;
-  *) exit 1 ;;
-esac
-]=])
-file(CHMOD "${WORK_DIR}/bin/nvidia-smi" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+write_fake_nvidia_smi("${WORK_DIR}/bin" 2 81559)
 
 # Two toy tasks from one shipped task: toy_small as it is, toy_big with a seen configuration
 # whose input is 256 x 4096 x 4096 halves (8 GiB, twice with its pristine copy).
@@ -65,38 +55,14 @@ foreach(i 0 1)
   endif()
 endforeach()
 
-# Each test's RESOURCE_GROUPS, as ctest reads them.
-execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --show-only=json-v1 WORKING_DIRECTORY "${WORK_DIR}/build"
-                OUTPUT_VARIABLE tests RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  fail("ctest --show-only=json-v1 failed")
-endif()
+# Each test's RESOURCE_GROUPS, as ctest reads them: one group of type gpus.
+read_tests("${WORK_DIR}/build" tests)
 function(units_of test out)
-  string(JSON n LENGTH "${tests}" tests)
-  math(EXPR last "${n} - 1")
-  foreach(i RANGE ${last})
-    string(JSON name GET "${tests}" tests ${i} name)
-    if(NOT name STREQUAL test)
-      continue()
-    endif()
-    string(JSON np LENGTH "${tests}" tests ${i} properties)
-    math(EXPR plast "${np} - 1")
-    foreach(p RANGE ${plast})
-      string(JSON pname GET "${tests}" tests ${i} properties ${p} name)
-      if(pname STREQUAL "RESOURCE_GROUPS")
-        string(JSON groups LENGTH "${tests}" tests ${i} properties ${p} value)
-        string(JSON type GET "${tests}" tests ${i} properties ${p} value 0 requirements 0 ".type")
-        string(JSON slots GET "${tests}" tests ${i} properties ${p} value 0 requirements 0 slots)
-        if(NOT groups EQUAL 1 OR NOT type STREQUAL "gpus")
-          fail("${test} asks for ${groups} group(s) of '${type}', not one group of gpus")
-        endif()
-        set(${out} ${slots} PARENT_SCOPE)
-        return()
-      endif()
-    endforeach()
-    fail("${test} has no RESOURCE_GROUPS")
-  endforeach()
-  fail("no test ${test}")
+  resources_of("${tests}" "${test}" type slots)
+  if(NOT type STREQUAL "gpus")
+    fail("${test} asks for '${type}', not gpus")
+  endif()
+  set(${out} ${slots} PARENT_SCOPE)
 endfunction()
 
 units_of("hip2hip/toy_small/correct_seen" small)
