@@ -6,7 +6,8 @@
 #   tests/gpu/evidence.sh case <name>           one broken candidate (tests/candidates/<name>) on <suite>/gelu_f16
 #   tests/gpu/evidence.sh mixed <name>          the whole suite with <name> on gelu_f16, baselines elsewhere
 #   tests/gpu/evidence.sh agent <name>          the whole suite through agent <name> (e.g. replay), sandboxed
-#   tests/gpu/evidence.sh selftest [regex]      task validation of every suite: ctest -L '^selftest$' [-R regex]
+#   tests/gpu/evidence.sh selftest [regex]      task validation of every suite: ctest -L '^selftest$' [-R regex];
+#                                               per-task tables in selftest-report.md (selftest_report.py)
 #   tests/gpu/evidence.sh aa [regex]            A/A: the baseline as the candidate (speedups must be ~1)
 #   tests/gpu/evidence.sh scale [regex]         A/A on GPU 0 alone, then on every GPU: wall times, GPU per gate
 #   tests/gpu/evidence.sh timing [regex]        the suite with the expert solutions at default settings, as
@@ -140,6 +141,10 @@ case ${1:-} in
       echo "$s: $(grep -cE "Test +#[0-9]+: selftest/$s/.* Passed" "$out/ctest-selftest.log") passed," \
            "$(grep -cE "Test +#[0-9]+: selftest/$s/.*\*\*\*(Failed|Timeout|Exception|Not Run)" "$out/ctest-selftest.log") failed"
     done
+    # Per suite and task: correctness, speedup (and vs torch.compile), fraction of peak, failures.
+    python3 tests/gpu/selftest_report.py $build/arena/results/selftest --tasks-dir "${ARENA_TASKS_DIR:-$PWD/tasks}" \
+      --suites "${suite//;/,}" >"$out/selftest-report.md"
+    grep -E "^(## |- )" "$out/selftest-report.md"
     ;;
   aa)
     configure baseline
