@@ -416,8 +416,9 @@ endfunction()
 # Task validation (label selftest; not the suite's label, so suite runs leave it out): the
 # baseline (the descriptor's ORACLE_CHECK) and the expert solution against the oracle on every
 # configuration (seen, unseen, fuzz), and the solution confidently faster than the baseline
-# (AT_LIMIT, a baseline at the hardware's limit: not slower, and slower on no seen
-# configuration, which arena-perf checks either way). A task that fails does not ship. A task without a SOLUTION gets the first check only.
+# (AT_LIMIT, a baseline at the hardware's limit: only confidently slower on no seen
+# configuration, which arena-perf checks either way). A task that fails does not ship. A
+# task without a SOLUTION gets the first check only.
 #   CORRECT / PERF: the runner commands; JUDGE: --task/--baseline/--reference and the worker
 #   arguments; PERF_ARGS: the perf references; ORACLE_CHECK: <name> <kernel>; COMPILE: the
 #   descriptor's compile template; SOLUTION_OUTPUT / SOLUTION_KERNEL: the compiled solution;
