@@ -462,8 +462,10 @@ endfunction()
 
 # Task validation (label selftest; not the suite's label, so suite runs leave it out): the
 # baseline (the descriptor's ORACLE_CHECK) and the expert solution against the oracle on every
-# configuration (seen, unseen, fuzz), and the solution confidently faster than the baseline.
-# A task that fails does not ship. A task without a SOLUTION gets the first check only.
+# configuration (seen, unseen, fuzz), and the solution confidently faster than the baseline
+# (AT_LIMIT, a baseline at the hardware's limit: only confidently slower on no seen
+# configuration, which arena-perf checks either way). A task that fails does not ship. A
+# task without a SOLUTION gets the first check only.
 #   CORRECT / PERF: the runner commands; JUDGE: --task/--baseline/--reference and the worker
 #   arguments; PERF_ARGS: the perf references; ORACLE_CHECK: <name> <kernel>; COMPILE: the
 #   descriptor's compile template; SOLUTION_OUTPUT / SOLUTION_KERNEL: the compiled solution;
@@ -471,7 +473,7 @@ endfunction()
 #   COMPILED_BY_GATE: the candidate's compiled file, when the candidate is this solution (the
 #   compile gate then compiles it, and compile_solution takes its library: it is not compiled twice).
 function(_arena_add_selftests id)
-  cmake_parse_arguments(PARSE_ARGV 1 S "" "SOLUTION;SOLUTION_OUTPUT;SOLUTION_KERNEL;SPEC;REFERENCE;RESOURCES;COMPILED_BY_GATE"
+  cmake_parse_arguments(PARSE_ARGV 1 S "AT_LIMIT" "SOLUTION;SOLUTION_OUTPUT;SOLUTION_KERNEL;SPEC;REFERENCE;RESOURCES;COMPILED_BY_GATE"
                         "LABELS;CORRECT;PERF;JUDGE;PERF_ARGS;ORACLE_CHECK;COMPILE;ORACLE_CACHE")
   set(prefix "selftest/${id}")
   set(rdir "${ARENA_GATE_RESULTS_DIR}/selftest/${id}")
@@ -497,9 +499,13 @@ function(_arena_add_selftests id)
   add_test(NAME ${prefix}/compile_solution COMMAND ${compile})
   add_test(NAME ${prefix}/solution_correct
     COMMAND ${correct} --candidate "${S_SOLUTION_KERNEL}" --result "${rdir}/solution_correct.json")
+  set(require_faster 1)
+  if(S_AT_LIMIT)
+    set(require_faster 0)
+  endif()
   add_test(NAME ${prefix}/solution_faster
     COMMAND ${S_PERF} ${S_JUDGE} --candidate "${S_SOLUTION_KERNEL}" ${S_PERF_ARGS} --budget-s ${ARENA_PERF_BUDGET_S}
-            --flush-bytes ${ARENA_FLUSH_BYTES} --require-faster 1 --result "${rdir}/solution_faster.json")
+            --flush-bytes ${ARENA_FLUSH_BYTES} --require-faster ${require_faster} --result "${rdir}/solution_faster.json")
   set_tests_properties(${prefix}/compile_solution PROPERTIES
     LABELS "${S_LABELS}" FIXTURES_SETUP "${prefix}/solution" TIMEOUT 900)
   if(S_COMPILED_BY_GATE)
@@ -701,7 +707,11 @@ function(_arena_add_task id)
       set(_all_bytes ${${key}_GPU_BYTES_UNSEEN})
     endif()
     _arena_correct_resources(${_all_bytes} all_resources)
-    _arena_add_selftests(${id} COMPILED_BY_GATE "${compiled_by_gate}" LABELS selftest ${category}${_task_labels} CORRECT ${correct_cmd} PERF ${perf_cmd}
+    set(_at_limit "")
+    if(${key}_AT_LIMIT)
+      set(_at_limit AT_LIMIT)
+    endif()
+    _arena_add_selftests(${id} ${_at_limit} COMPILED_BY_GATE "${compiled_by_gate}" LABELS selftest ${category}${_task_labels} CORRECT ${correct_cmd} PERF ${perf_cmd}
       JUDGE ${judge} ORACLE_CACHE ${oracle_cache} PERF_ARGS ${ARENA_SUITE_PERF_ARGS} ORACLE_CHECK ${ARENA_SUITE_ORACLE_CHECK} "${ARENA_SUITE_ORACLE_CHECK_KERNEL}"
       COMPILE ${ARENA_SUITE_COMPILE} SOLUTION "${_task_solution}" SOLUTION_OUTPUT "${solution_out}"
       SOLUTION_KERNEL "${ARENA_SUITE_KERNEL_PREFIX}${solution_out}" SPEC "${_task_spec}"

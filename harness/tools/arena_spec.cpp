@@ -98,6 +98,9 @@ void write_task(std::ostream& os, const arena::TaskSpec& t, const std::optional<
   os << "set(" << key << "_REFERENCE " << cmake_quote(t.reference.string()) << ")\n";
   os << "set(" << key << "_TORCH " << (t.torch.present ? "TRUE" : "FALSE") << ")\n";
   os << "set(" << key << "_TORCH_COMPILE " << (t.torch.present && t.torch.compile ? "TRUE" : "FALSE") << ")\n";
+  // A baseline at the hardware's limit: its solution_faster selftest asks for "not slower"
+  // instead of FASTER (docs/DESIGN.md, "Production baselines").
+  os << "set(" << key << "_AT_LIMIT " << (t.at_limit.present ? "TRUE" : "FALSE") << ")\n";
   // A production baseline's package: the modules the candidate may import too, and what the
   // agent's workspace copies from the installed package (docs/DESIGN.md, "Production baselines").
   os << "set(" << key << "_PACKAGE " << cmake_quote(t.package.present ? t.package.name : "") << ")\n";

@@ -9,6 +9,8 @@ baselines"):
   lines left out, whitespace ignored) appears in the package's installed source;
 - every task with a `workload` names its source, license, level, problem and name, and its
   README names the source and the problem;
+- at most 10 % of a suite's production baselines are marked `at_limit` (no expert solution
+  is FASTER there, docs/DESIGN.md "Production baselines"), so the suite stays one of speedups;
 - the counts reach the floors given (--min SUITE=N, --min-package SUITE=N,
   --min-workload SUITE=N, and --min-category SUITE:CAT[,CAT...]=N for the production
   baselines whose task.json category is one of those), so the corpus cannot shrink unnoticed.
@@ -30,6 +32,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "harness", "python"))
 import arena_package  # noqa: E402
 
+AT_LIMIT_MAX_FRACTION = 0.10  # of a suite's production baselines
 TRIVIAL = re.compile(r"^[\s\)\]\}\(\[\{,:;]*$|^(return|pass|else:|try:|import \w+|\"\"\"|''')$")
 
 
@@ -168,7 +171,8 @@ def show_checks_fail():
         spec = {"name": "t", "package": {"name": "liger-kernel", "version": "0.8.5", "license": "BSD-2-Clause",
                                          "modules": ["liger_kernel.ops.rms_norm"],
                                          "callable": "liger_kernel.ops.rms_norm.rms_norm_forward"},
-                "workload": {"source": "KernelBench", "license": "MIT", "name": "Some_Problem"}}
+                "workload": {"source": "KernelBench", "license": "MIT", "name": "Some_Problem"},
+                "at_limit": {"fraction_of_peak": 0.9, "why": "one read at 90 % of bandwidth"}}
         json.dump(spec, open(os.path.join(task, "task.json"), "w"))
         open(os.path.join(task, "baseline.py"), "w").write("from liger_kernel.ops.utils import calculate_settings\n")
         open(os.path.join(task, "solution.py"), "w").write(copied + "\n")
@@ -182,7 +186,8 @@ def show_checks_fail():
                 "baseline.py imports liger_kernel.ops.utils, which package.modules does not list",
                 "solution.py repeats", "workload.level is missing", "workload.problem is missing",
                 "README.md does not name the workload's source", "1 tasks, fewer than the floor of 2",
-                "0 production baselines in attention,linear_attention, fewer than the floor of 1"]
+                "0 production baselines in attention,linear_attention, fewer than the floor of 1",
+                "1 of 1 production baselines marked at_limit, more than 10 % (at most 0)"]
     misses = [e for e in expected if e not in text]
     for e in expected:
         print(("caught: " if e not in misses else "FAILED: not caught: ") + e)
@@ -210,7 +215,7 @@ def main(argv=None):
         if suite.startswith("_") or not os.path.isdir(sdir):
             continue
         suite_pins = pins(os.path.join(a.suites, suite, "requirements.txt"))
-        count = {"tasks": 0, "package": 0, "workload": 0}
+        count = {"tasks": 0, "package": 0, "workload": 0, "at_limit": 0}
         by_category = {}
         for task in sorted(os.listdir(sdir)):
             spec_file = os.path.join(sdir, task, "task.json")
@@ -225,6 +230,7 @@ def main(argv=None):
             found = []
             if "package" in spec:
                 count["package"] += 1
+                count["at_limit"] += "at_limit" in spec
                 by_category[spec.get("category")] = by_category.get(spec.get("category"), 0) + 1
                 found += check_package(os.path.join(sdir, task), spec, suite_pins, a.run_lines, cache)
             if "workload" in spec:
@@ -233,6 +239,13 @@ def main(argv=None):
             problems += [f"{suite}/{task}: {p}" for p in found]
         print(f"{suite}: {count['tasks']} tasks, {count['package']} with a production baseline from a pinned package, "
               f"{count['workload']} with a workload from a named source")
+        at_limit_max = int(AT_LIMIT_MAX_FRACTION * count["package"] + 1e-9)
+        if count["at_limit"]:
+            print(f"{suite}: {count['at_limit']} of {count['package']} production baselines marked at_limit "
+                  f"(at most {at_limit_max})")
+        if count["at_limit"] > at_limit_max:
+            problems.append(f"{suite}: {count['at_limit']} of {count['package']} production baselines marked at_limit, "
+                            f"more than {round(100 * AT_LIMIT_MAX_FRACTION)} % (at most {at_limit_max})")
         for kind, label in (("tasks", "tasks"), ("package", "production baselines"), ("workload", "named workloads")):
             floor = want[kind].pop(suite, 0)
             if count[kind] < floor:

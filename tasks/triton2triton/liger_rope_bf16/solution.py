@@ -1,53 +1,24 @@
-"""Llama rotary position embedding (rotate-half RoPE) on q and k in place, bf16 in and out.
+"""Llama rotary position embedding (rotate-half RoPE) on q and k in place, bf16 in and out:
+the package's own kernel.
 
-One launch, as the package's, but each program rotates a tile of BLOCK_T tokens (all their q
-heads, then all their k heads) instead of one token, with 8 warps: about 8192 values of q per
-tile, so every program has 16 KB of loads in flight and a quarter (or fewer) as many programs run. The
-cos/sin row of a token is read once per tile and broadcast over its heads, the heads are
-indexed as a third tile axis (no per-token pointer math in the hot path) and the rotation runs
-in fp32 with one rounding to bf16 at the store (the package rounds every product and
-difference to bf16)."""
+The package's kernel reads q, k, cos and sin once and writes q and k once at 84.5-88 % of an
+H200's memory bandwidth on every seen configuration. A kernel that rotates a tile of tokens
+per program (8 warps, the cos/sin row read once per tile, fp32 math rounded once) measured
+slower (0.979 [0.974, 0.985]): at this limit nothing here beats the package's one program per
+token, so the task is at_limit (task.json) and this solution makes the package's launch, as
+the baseline does (liger_kernel.ops.rope.rope_forward's for HuggingFace's layout: grid B*S,
+heads padded to a power of two, the rotary width from the package's _resolve_rotary_dim):
+the same launch, so not slower."""
 import triton
-import triton.language as tl
 
-TILE = 8192
-
-
-@triton.jit
-def _rotate_heads(x_ptr, cos1, sin1, toks, tmask, H: tl.constexpr, D: tl.constexpr,
-                  BLOCK_H: tl.constexpr, HALF: tl.constexpr):
-    heads = tl.arange(0, BLOCK_H)
-    cols = tl.arange(0, HALF)
-    offs = toks[:, None, None] * (H * D) + heads[None, :, None] * D + cols[None, None, :]
-    mask = tmask[:, None, None] & (heads < H)[None, :, None] & (cols < D // 2)[None, None, :]
-    x1 = tl.load(x_ptr + offs, mask=mask, other=0.0).to(tl.float32)
-    x2 = tl.load(x_ptr + offs + D // 2, mask=mask, other=0.0).to(tl.float32)
-    tl.store(x_ptr + offs, (x1 * cos1 - x2 * sin1).to(x_ptr.dtype.element_ty), mask=mask)
-    tl.store(x_ptr + offs + D // 2, (x2 * cos1 + x1 * sin1).to(x_ptr.dtype.element_ty), mask=mask)
-
-
-@triton.jit
-def rope_tokens(q_ptr, k_ptr, cos_ptr, sin_ptr, n_tok, S,
-                HQ: tl.constexpr, HKV: tl.constexpr, D: tl.constexpr,
-                BLOCK_T: tl.constexpr, BLOCK_HQ: tl.constexpr, BLOCK_HKV: tl.constexpr, HALF: tl.constexpr):
-    toks = tl.program_id(0).to(tl.int64) * BLOCK_T + tl.arange(0, BLOCK_T)
-    tmask = toks < n_tok
-    cols = tl.arange(0, HALF)
-    # cos/sin are [S, D] with the two halves equal: the left half serves both.
-    trig = (toks % S)[:, None, None] * D + cols[None, None, :]
-    tmask3 = tmask[:, None, None] & (cols < D // 2)[None, None, :]
-    cos1 = tl.load(cos_ptr + trig, mask=tmask3, other=0.0).to(tl.float32)
-    sin1 = tl.load(sin_ptr + trig, mask=tmask3, other=0.0).to(tl.float32)
-    _rotate_heads(q_ptr, cos1, sin1, toks, tmask, HQ, D, BLOCK_HQ, HALF)
-    _rotate_heads(k_ptr, cos1, sin1, toks, tmask, HKV, D, BLOCK_HKV, HALF)
+from liger_kernel.ops.rope import _resolve_rotary_dim, _triton_rope
 
 
 def launch(q, k, cos, sin, B, S, HQ, HKV, D):
-    n_tok = B * S
-    block_hq = triton.next_power_of_2(HQ)
-    block_hkv = triton.next_power_of_2(HKV)
-    half = triton.next_power_of_2(D // 2)
-    block_t = max(1, min(TILE // (max(block_hq, block_hkv) * half), triton.next_power_of_2(n_tok)))
-    grid = (triton.cdiv(n_tok, block_t),)
-    rope_tokens[grid](q, k, cos, sin, n_tok, S, HQ, HKV, D, BLOCK_T=block_t, BLOCK_HQ=block_hq,
-                      BLOCK_HKV=block_hkv, HALF=half, num_warps=8)
+    rotary_dim = _resolve_rotary_dim(cos, D, None)
+    pad_q = triton.next_power_of_2(HQ)
+    pad_kv = triton.next_power_of_2(HKV)
+    _triton_rope[(B * S,)](q, q.stride(1), k, k.stride(1), cos, cos.stride(-2), sin, sin.stride(-2),
+                           S, B, 1, HQ, HKV, D, pad_q, pad_kv, triton.next_power_of_2(D),
+                           triton.next_power_of_2(rotary_dim), rotary_dim,
+                           BLOCK_SIZE=max(pad_q, pad_kv), BACKWARD_PASS=False)
