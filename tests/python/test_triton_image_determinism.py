@@ -11,10 +11,12 @@ or a module copied again does; one recorder after that change finds its image in
 Triton filled before it. A package kernel (conch_silu_and_mul_bf16's, from a copy of the
 installed conch package) and a checked module's kernel. Still refused: the image of the same
 build with another num_warps, the image of another source, and the image of the same source
-and build compiled with line info on. Needs Triton and PyTorch (skipped without)."""
+and build compiled with line info on (whose .text, the machine code, is the same: line info
+holds none). Needs Triton and PyTorch (skipped without)."""
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -69,6 +71,20 @@ image = arena_triton_build.Builder(sys.argv[2]).build(build)
 with open(sys.argv[4], "wb") as f:
     f.write(image)
 '''
+
+
+def code_sections(image):
+    """An ELF64 image's sections that hold machine code (.text.*), by name."""
+    shoff, = struct.unpack_from("<Q", image, 0x28)
+    entsize, count, names_index = struct.unpack_from("<HHH", image, 0x3a)
+    headers = [struct.unpack_from("<IIQQQQIIQQ", image, shoff + i * entsize) for i in range(count)]
+    names = headers[names_index][4]
+    out = {}
+    for name_at, _, _, _, offset, size, *_ in headers:
+        name = image[names + name_at:image.index(b"\0", names + name_at)].decode()
+        if name.startswith(".text."):
+            out[name] = image[offset:offset + size]
+    return out
 
 
 def env_for(tmp, name, cache, pythonpath=None):
@@ -258,6 +274,12 @@ def main():
                             edited_builds(tmp, honest, "line-info", line_info_image), task)
             check(results.get("_silu", {}).get("same") is False,
                   f"the image compiled with line info on is refused ({results})")
+            # What line info adds holds no code: the machine code is the same.
+            with open(lined, "rb") as f:
+                lined_code = code_sections(f.read())
+            honest_code = code_sections(images(honest)["_silu"])
+            check(list(honest_code) == [".text._silu"] and lined_code == honest_code,
+                  f"line info on or off, the kernel's .text is the same ({sorted(lined_code)}, {sorted(honest_code)})")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"{len(failures)} failure(s)")
