@@ -38,6 +38,29 @@ class BuildError(Exception):
     pass
 
 
+def pin_compile_settings():
+    """The Triton settings both sides of the check compile with (the recorder before it loads a
+    module, this process before it builds). Line info is off: with it, ptxas writes into the
+    image each source file's path and the modification time and size it finds on disk when it
+    compiles, and Triton's cache, keyed by content alone, hands out an image with the time of
+    whenever it was first built; two builds of the same source then differ (a package
+    reinstalled, a module copied again). Line info carries no code: the kernels' .text is the
+    same with it or without (tests/python/test_triton_image_determinism.py). The setting goes
+    through the environment, so Triton's cache key holds it and no image cached with line info
+    is handed out."""
+    import triton
+    triton.knobs.compilation.disable_line_info = True
+
+
+def _unpinned_settings(meta):
+    """The cache-relevant Triton settings a compile used that differ from pin_compile_settings
+    (for the message when the images differ)."""
+    out = {k: v for k, v in meta.items() if k.startswith("TRITON_") and k != "TRITON_DISABLE_LINE_INFO"}
+    if str(meta.get("TRITON_DISABLE_LINE_INFO", "")).lower() not in ("1", "true", "on", "yes"):
+        out["TRITON_DISABLE_LINE_INFO"] = meta.get("TRITON_DISABLE_LINE_INFO", "unset (line info on)")
+    return out
+
+
 # ---- the recorder's side: how Triton compiled a loaded kernel --------------------------------
 
 def _encode(value):
@@ -72,8 +95,8 @@ def describe(compiled):
         "attrs": [[list(k), [list(a) for a in v]] for k, v in sorted(src.attrs.items())],
         "options": {k: meta[k] for k in LAUNCH_OPTIONS if k in meta},
         # What the recorder's compile used beyond them, for the message when the images differ.
-        "other_options": {k: meta[k] for k in ("ir_override", "extern_libs", "ptx_options", "instrumentation_mode")
-                          if meta.get(k)},
+        "other_options": {**{k: meta[k] for k in ("ir_override", "extern_libs", "ptx_options", "instrumentation_mode")
+                             if meta.get(k)}, **_unpinned_settings(meta)},
         "target": [target.backend, target.arch, target.warp_size],
     }
 
@@ -267,6 +290,7 @@ def _package_kernel(build, allowed):
 
 class Builder:
     def __init__(self, source, allowed=()):
+        pin_compile_settings()
         self.source = os.path.realpath(source)
         self.allowed = tuple(allowed)
         self.modules = {}
