@@ -4,12 +4,14 @@
 A production task's baseline.py repeats its package wrapper's launch minus the wrapper's
 allocations (docs/DESIGN.md, "Production baselines"). Here both run on the CPU, each in a
 process of its own, Triton's JIT, autotuner and compiler building for sm_90 through the
-stand-in driver of triton_cpu_recorder.py, which launches nothing but is told of every launch. For each launch
-of a package kernel the baseline's and the wrapper's must agree on the kernel, grid,
-num_warps, num_stages, constexprs, signature (argument dtypes included) and scalar arguments.
-The wrapper's own torch work (allocations, casts, sums) is not compared: the baseline does it
-with Triton kernels of its own. First, two broken baselines (a different num_warps, a bf16
-output where the package writes fp32) must be found different.
+stand-in driver of triton_cpu_recorder.py, which launches nothing but is told of every
+launch. For each launch of a package kernel the baseline's and the wrapper's must agree on the
+kernel, grid, num_warps, num_stages, constexprs, signature (argument dtypes included) and
+scalar arguments. The wrapper's own torch work (allocations, casts, sums) is not compared: the
+baseline does it with Triton kernels of its own, under the gates' run-time guard
+(OnlyTritonKernels). First, broken baselines must be caught: a different num_warps and a bf16
+output where the package writes fp32 as different launches, a torch fill inside launch by the
+guard.
 
     test_package_launches.py                  every case below
     test_package_launches.py <task> <seen>    one comparison (exit 1: different)
@@ -113,7 +115,11 @@ def collect(task, seen, baseline):
         kwargs = dict(t, **p)
         if callable(getattr(module, "workspace_bytes", None)):
             kwargs["workspace"] = torch.zeros(int(module.workspace_bytes(**p)), dtype=torch.uint8)
-        call = lambda: module.launch(**kwargs)  # noqa: E731
+        guard = (os.path.abspath(baseline), arena_triton.package_dirs(info))
+
+        def call():  # under the gates' run-time guard: no torch compute or allocation of its own
+            with arena_triton.OnlyTritonKernels(*guard):
+                module.launch(**kwargs)
 
     def package_launches(run):
         launches.clear()
@@ -195,16 +201,20 @@ def main():
         print(f"skipped: this Python lacks what the production baselines import: {', '.join(missing)}")
         return 77
     with tempfile.TemporaryDirectory() as tmp:
-        for task, old, new, what in [
-                ("gems_log_softmax_f32", "num_warps=8", "num_warps=4", "num_warps 4 instead of the op's 8"),
+        for task, old, new, what, expect in [
+                ("gems_log_softmax_f32", "num_warps=8", "num_warps=4", "num_warps 4 instead of the op's 8",
+                 "different"),
                 ("fla_fused_recurrent_simple_gla_bf16", "out = workspace.view(torch.float32)[:NK * n]",
-                 "out = o", "bf16 output where the wrapper allocates fp32")]:
+                 "out = o", "bf16 output where the wrapper allocates fp32", "different"),
+                ("gems_log_softmax_f32", "    log_softmax_kernel[grid]", "    y.zero_()\n    log_softmax_kernel[grid]",
+                 "a torch fill inside launch", "failed")]:
             path = broken(task, old, new, tmp)
             check(path is not None, f"{task}: baseline.py still holds `{old}` to break")
             if path:
                 status, lines = compare(task, dict(CASES)[task], path)
-                check(status == "different", f"a broken {task} baseline ({what}) is found different: {status}\n"
-                      + "\n".join(lines))
+                text = "\n".join(lines)
+                check(status == expect and (expect != "failed" or "RuleViolation" in text),
+                      f"a broken {task} baseline ({what}) is found {expect}: {status}\n{text}")
         for task, seen in CASES:
             status, lines = compare(task, seen, os.path.join(TASKS, task, "baseline.py"))
             check(status == "same", f"{task} seen[{seen}]: baseline launches the package kernels as the wrapper "
