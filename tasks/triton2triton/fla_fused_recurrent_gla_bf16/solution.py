@@ -12,7 +12,7 @@ accumulation):
   o  = scale * ((q * exp(Gc)) @ S + A @ v)
   S <- diag(exp(G_last)) S + (k * exp(G_last - Gc))^T @ v.
 The recurrent baseline takes T dependent steps of K x V outer products and state decays per
-program (and, for K > 64, a second pass summing the K blocks' fp32 partial outputs); here
+program (and a second pass summing the K blocks' fp32 outputs and rounding to bf16); here
 the sequential chain is T / 64 steps of small matrix products on the tensor cores, K is not
 split (no partial outputs, no reduction pass), and BV shrinks when B * H is small so that
 every multiprocessor still gets a program."""

@@ -9,11 +9,11 @@ workspace (the wrapper's torch arithmetic may not run inside `launch`), with the
 operations: 2^(-5-h) is exact, 1 - 2^(-5-h) rounds as in torch, then log. The tiling comes
 from the package's `_fused_recurrent_tiling(K, V)` (BK = min(next_pow2(K), 64), BV likewise),
 the grid is NV * NK * B * H programs, and the package kernel `fused_recurrent_fwd_kernel`
-(autotuned over num_warps, tuned during the harness's warm-up) walks the T steps with an fp32
-BK x BV state, decayed by exp(g_gamma[h]) before each step's k v^T. With one K block it writes
-o directly in bf16 (the same single rounding as the wrapper's fp32 o and `.to(q.dtype)`); with
-several (K > 64) each K block writes its fp32 partial output to the workspace, and a small
-Triton kernel sums them and rounds, as the wrapper's `o.sum(0)` and `.to(q.dtype)` do.
+(launched through its autotuner over num_warps 4 and 8, tuned during the harness's warm-up)
+walks the T steps with an fp32 BK x BV state, decayed by exp(g_gamma[h]) before each step's
+k v^T. As in the wrapper, the kernel always writes fp32 output, one slab per K block
+([NK, B, T, H, V]), here in the workspace; a small Triton kernel then sums the slabs and
+rounds, as the wrapper's `o.sum(0)` (when NK > 1) and `.to(q.dtype)` do.
 No initial state, no final state, scale = K^-1/2 (the wrapper's default)."""
 import torch
 import triton
@@ -35,7 +35,7 @@ def retention_log_decay_kernel(g_ptr, H, BLOCK: tl.constexpr):
 
 @triton.jit
 def sum_partials_kernel(part_ptr, o_ptr, n, NK: tl.constexpr, BLOCK: tl.constexpr):
-    # o = part.sum(0).to(o.dtype): the wrapper's reduction over K blocks.
+    # o = part.sum(0).to(o.dtype): the wrapper's sum over K blocks (NK > 1) and its rounding.
     offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     acc = tl.zeros([BLOCK], dtype=tl.float32)
@@ -50,7 +50,8 @@ def _decay_bytes(H):
 
 def workspace_bytes(B, T, H, K, V):
     NK = _fused_recurrent_tiling(K, V)[2]
-    return _decay_bytes(H) + (4 * NK * B * T * H * V if NK > 1 else 0)
+    # The decays, then the wrapper's fp32 output, one [B, T, H, V] slab per K block.
+    return _decay_bytes(H) + 4 * NK * B * T * H * V
 
 
 def launch(q, k, v, o, B, T, H, K, V, workspace):
@@ -58,12 +59,11 @@ def launch(q, k, v, o, B, T, H, K, V, workspace):
     db = _decay_bytes(H)
     g_gamma = workspace[:db].view(torch.float32)
     retention_log_decay_kernel[(triton.cdiv(H, 128),)](g_gamma, H, BLOCK=128)
-    out = workspace[db:].view(torch.float32) if NK > 1 else o
+    n = B * T * H * V
+    out = workspace[db:].view(torch.float32)[:NK * n]
     fused_recurrent_fwd_kernel[(NV * NK * B * H,)](
         q=q, k=k, v=v, g=None, g_gamma=g_gamma, gk=None, gv=None, o=out, h0=None, ht=None,
         cu_seqlens=None, scale=K ** -0.5, T=T, B=B, H=H, K=K, V=V, BK=BK, BV=BV,
         USE_G=False, USE_G_GAMMA=True, USE_GK=False, USE_GV=False, REVERSE=False,
         STATE_V_FIRST=False)
-    if NK > 1:
-        n = B * T * H * V
-        sum_partials_kernel[(triton.cdiv(n, SUM_BLOCK),)](out, o, n, NK=NK, BLOCK=SUM_BLOCK)
+    sum_partials_kernel[(triton.cdiv(n, SUM_BLOCK),)](out, o, n, NK=NK, BLOCK=SUM_BLOCK)

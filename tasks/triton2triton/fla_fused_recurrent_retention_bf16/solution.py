@@ -7,7 +7,7 @@ registers, and the chunk's work runs on the tensor cores (fp32 accumulation):
   o   = scale * (exp(g (i+1)) * (q @ S) + (mask(q @ k^T) * exp(g (i - j))) @ v)
   S  <- exp(64 g) * S + (k * exp(g (63 - j)))^T @ v
 The recurrent baseline takes T dependent steps of outer products per program (and a second
-pass summing K blocks' fp32 partial outputs when K > 64); here the chain is T / 64 steps of
+pass summing the K blocks' fp32 outputs and rounding to bf16); here the chain is T / 64 steps of
 matrix products and K is not split.
 
 Accuracy: the slow heads (gamma close to 1) keep about every token, so S grows like sqrt(t),

@@ -7,8 +7,8 @@ on the tensor cores:
   o   = scale * ((q * exp(Gc)) @ S + (mask(q @ k^T) * exp(Gc_i - Gc_j)) @ v)
   S  <- exp(G_last) * S + (k * exp(G_last - Gc))^T @ v
 (bf16 operands, fp32 accumulation). The recurrent baseline takes T dependent scalar steps of
-outer products per program and, for K > 64, a second pass to sum the K blocks' fp32 partial
-outputs; here the sequential chain is T / 64 steps of matrix products, K is not split (no
+outer products per program, writes fp32 output (one slab per K block) and takes a second
+pass to sum the slabs and round to bf16; here the sequential chain is T / 64 steps of matrix products, K is not split (no
 partial outputs, no reduction pass), and BV shrinks when B * H is small so that every
 multiprocessor gets a program."""
 import triton
