@@ -125,10 +125,13 @@ void parallel_for(int64_t n, const std::function<void(int64_t, int64_t)>& f, int
   host_pool().parallel_for(n, f);
 }
 
-HostSlots::Held::Held(HostSlots& s) : s_(s) {
+HostSlots::Held::Held(HostSlots& s, uint64_t order) : s_(s) {
   std::unique_lock<std::mutex> lock(s_.m_);
-  s_.freed_.wait(lock, [&] { return s_.free_ > 0; });
+  auto me = s_.waiting_.insert(order);
+  s_.freed_.wait(lock, [&] { return s_.free_ > 0 && *s_.waiting_.begin() == order; });
+  s_.waiting_.erase(me);
   --s_.free_;
+  if (s_.free_ > 0) s_.freed_.notify_all();  // the next waiter may take another free slot
 }
 
 HostSlots::Held::~Held() {
@@ -136,7 +139,7 @@ HostSlots::Held::~Held() {
     std::lock_guard<std::mutex> lock(s_.m_);
     ++s_.free_;
   }
-  s_.freed_.notify_one();
+  s_.freed_.notify_all();  // every waiter checks whether it is now first
 }
 
 }  // namespace arena

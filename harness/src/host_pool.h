@@ -6,11 +6,13 @@
 // tensor's drawing, conversion and comparison, and starting threads per call costs more than
 // small calls do.
 #pragma once
+#include <algorithm>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -59,13 +61,14 @@ HostPool& host_pool();
 void parallel_for(int64_t n, const std::function<void(int64_t, int64_t)>& f, int64_t min_serial = 1 << 16);
 
 // At most `limit` holders at once: bounds the trials a correctness gate prepares (inputs and
-// the host oracle) concurrently to its host threads.
+// the host oracle) concurrently to its host threads. A freed slot goes to the waiter of lowest
+// `order` (the configuration the gate checks next before the one it prepares ahead).
 class HostSlots {
  public:
-  explicit HostSlots(int limit) : free_(limit) {}
+  explicit HostSlots(int limit) : free_(std::max(1, limit)) {}
   class Held {
    public:
-    explicit Held(HostSlots& s);
+    Held(HostSlots& s, uint64_t order);
     ~Held();
     Held(const Held&) = delete;
     Held& operator=(const Held&) = delete;
@@ -78,6 +81,7 @@ class HostSlots {
   std::mutex m_;
   std::condition_variable freed_;
   int free_;
+  std::multiset<uint64_t> waiting_;
 };
 
 }  // namespace arena

@@ -112,7 +112,7 @@ TEST(HostPool, SlotsBoundTheHoldersAtOnce) {
   std::vector<std::thread> ts;
   for (int i = 0; i < 8; ++i)
     ts.emplace_back([&] {
-      HostSlots::Held held(slots);
+      HostSlots::Held held(slots, 0);
       int n = ++now;
       int m = most.load();
       while (n > m && !most.compare_exchange_weak(m, n)) {
@@ -122,4 +122,23 @@ TEST(HostPool, SlotsBoundTheHoldersAtOnce) {
     });
   for (auto& t : ts) t.join();
   EXPECT_EQ(most.load(), 2);
+}
+
+TEST(HostPool, AFreedSlotGoesToTheLowestOrderWaiting) {
+  HostSlots slots(1);
+  std::vector<int> got;
+  std::mutex m;
+  std::vector<std::thread> ts;
+  {
+    HostSlots::Held first(slots, 0);  // holds the one slot while the others line up
+    for (int order : {5, 3, 9, 1})
+      ts.emplace_back([&, order] {
+        HostSlots::Held held(slots, static_cast<uint64_t>(order));
+        std::lock_guard<std::mutex> lock(m);
+        got.push_back(order);
+      });
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // all four are waiting
+  }
+  for (auto& t : ts) t.join();
+  EXPECT_EQ(got, (std::vector<int>{1, 3, 5, 9}));
 }
