@@ -18,11 +18,13 @@ FileLock::FileLock(const std::filesystem::path& path, double timeout_s) {
   auto pause = std::chrono::milliseconds(2);
   for (;;) {
     if (::flock(fd, LOCK_EX | LOCK_NB) == 0) break;
-    waited_ = true;
+    const int err = errno;
+    const bool busy = err == EWOULDBLOCK || err == EINTR;
+    waited_ = waited_ || busy;
     const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= timeout_s) {
+    if (!busy || waited >= timeout_s) {
       waited_s_ = waited;
-      timed_out_ = errno == EWOULDBLOCK || errno == EINTR;
+      timed_out_ = busy;
       ::close(fd);
       return;
     }
