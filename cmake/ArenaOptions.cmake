@@ -107,6 +107,8 @@ if(NOT DEFINED CACHE{ARENA_PERF_SLOTS})
   set(ARENA_PERF_SLOTS "${_arena_slots}" CACHE STRING
       "At most how many correctness gates share one GPU (default: half the host's cores per GPU, at least 2); its memory may allow fewer")
 endif()
+set(ARENA_HOST_THREADS "" CACHE STRING
+    "Host threads of one correctness gate (inputs, oracle, comparison; empty: the logical cores / (ARENA_PERF_SLOTS x GPUs), at least 1)")
 set(ARENA_GPU_MEMORY_UNIT_GB "2" CACHE STRING
     "GiB of GPU memory per resource unit: each GPU offers its memory in such units, a correctness gate asks for its estimated peak")
 set(ARENA_GPU_MEMORY_GB "" CACHE STRING

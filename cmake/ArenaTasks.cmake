@@ -113,6 +113,9 @@ function(arena_check_settings)
   if(ARENA_GPU_MEMORY_UNIT_GB LESS 1)
     arena_stop("ARENA_GPU_MEMORY_UNIT_GB is '${ARENA_GPU_MEMORY_UNIT_GB}': a unit of GPU memory is at least 1 GiB")
   endif()
+  if(NOT ARENA_HOST_THREADS MATCHES "^([1-9][0-9]*|)$")
+    arena_stop("ARENA_HOST_THREADS is '${ARENA_HOST_THREADS}': a whole number of host threads per correctness gate, or empty (the cores / (ARENA_PERF_SLOTS x GPUs))")
+  endif()
   if(NOT ARENA_GPU_MEMORY_GB MATCHES "^([1-9][0-9]*|)$")
     arena_stop("ARENA_GPU_MEMORY_GB is '${ARENA_GPU_MEMORY_GB}': a whole number of GiB per GPU, or empty (ask nvidia-smi/rocm-smi)")
   endif()
@@ -144,7 +147,8 @@ function(_arena_spec_tool out)
   # gate_memory.cpp estimates each correctness gate's device memory from them.
   set(_sources "${_root}/harness/tools/arena_spec.cpp" "${_src_dir}/task_spec.cpp"
                "${_src_dir}/expr.cpp" "${_src_dir}/dtype.cpp" "${_src_dir}/fuzz.cpp" "${_src_dir}/inputs.cpp"
-               "${_src_dir}/parallel_host.cpp" "${_src_dir}/compare.cpp" "${_src_dir}/gate_memory.cpp")
+               "${_src_dir}/parallel_host.cpp" "${_src_dir}/host_pool.cpp" "${_src_dir}/compare.cpp"
+               "${_src_dir}/gate_memory.cpp")
   set(_exe "${CMAKE_BINARY_DIR}/CMakeFiles/arena-spec-configure")
   set(_stale FALSE)
   if(NOT EXISTS "${_exe}")
@@ -271,6 +275,9 @@ endfunction()
 #                    GPU memory is known (one unit per correctness gate, as before)
 #   ARENA_GPU_SHARE  the fewest units a correctness gate takes: ceil(units / ARENA_PERF_SLOTS),
 #                    so that no more than ARENA_PERF_SLOTS of them share a GPU (host cores)
+#   ARENA_GATE_HOST_THREADS  a correctness gate's share of the host's logical cores:
+#                    cores / (ARENA_PERF_SLOTS x GPUs), at least 1 (ARENA_HOST_THREADS overrides)
+#   ARENA_TIMED_HOST_THREADS a timed gate's (one per GPU at most): cores / GPUs, at least 1
 # Also kept in the cache (internal), for scripts that write a spec of their own (arena-shard.sbatch).
 function(_arena_gpu_units)
   get_property(_units GLOBAL PROPERTY ARENA_GPU_UNITS)
@@ -303,11 +310,37 @@ function(_arena_gpu_units)
     set(_units 1)
   endif()
   math(EXPR _share "(${_units} + ${ARENA_PERF_SLOTS} - 1) / ${ARENA_PERF_SLOTS}")
+  cmake_host_system_information(RESULT _cores QUERY NUMBER_OF_LOGICAL_CORES)
+  math(EXPR _gate_threads "${_cores} / (${ARENA_PERF_SLOTS} * ${_count})")
+  math(EXPR _timed_threads "${_cores} / ${_count}")
+  if(ARENA_HOST_THREADS)
+    set(_gate_threads ${ARENA_HOST_THREADS})
+  elseif(_gate_threads LESS 1)
+    set(_gate_threads 1)
+  endif()
+  if(_timed_threads LESS 1)
+    set(_timed_threads 1)
+  endif()
+  set_property(GLOBAL PROPERTY ARENA_GATE_HOST_THREADS ${_gate_threads})
+  set_property(GLOBAL PROPERTY ARENA_TIMED_HOST_THREADS ${_timed_threads})
   set_property(GLOBAL PROPERTY ARENA_GPU_COUNT ${_count})
   set_property(GLOBAL PROPERTY ARENA_GPU_UNITS ${_units})
   set_property(GLOBAL PROPERTY ARENA_GPU_SHARE ${_share})
   set(ARENA_GPU_UNITS ${_units} CACHE INTERNAL "Units of GPU memory per GPU in arena_resources.json")
   set(ARENA_GPU_SHARE ${_share} CACHE INTERNAL "Fewest units a correctness gate asks for")
+endfunction()
+
+# ARENA_HOST_THREADS in a gate's environment: the host threads it may use (docs/DESIGN.md,
+# "Scheduling"); TIMED: a timed gate's (it holds a GPU), else a correctness gate's share.
+function(_arena_host_threads_env test)
+  cmake_parse_arguments(PARSE_ARGV 1 H "TIMED" "" "")
+  _arena_gpu_units()
+  if(H_TIMED)
+    get_property(_n GLOBAL PROPERTY ARENA_TIMED_HOST_THREADS)
+  else()
+    get_property(_n GLOBAL PROPERTY ARENA_GATE_HOST_THREADS)
+  endif()
+  set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT "ARENA_HOST_THREADS=${_n}")
 endfunction()
 
 # The RESOURCE_GROUPS of a correctness gate whose peak device memory is estimated at `bytes`
@@ -400,6 +433,7 @@ endfunction()
 # beside its correctness gates (shared) or of a GPU that only times (split), or all units and
 # the whole machine (serial).
 function(arena_timed_test_resources test)
+  _arena_host_threads_env(${test} TIMED)
   _arena_perf_schedule()
   get_property(_schedule GLOBAL PROPERTY ARENA_PERF_SCHEDULE_USED)
   if(_schedule MATCHES "^(shared|split)$")
@@ -484,6 +518,7 @@ function(_arena_add_selftests id)
     COMMAND ${correct} --candidate "${first_kernel}" --result "${rdir}/${first_check}.json")
   set_tests_properties(${prefix}/${first_check} PROPERTIES
     LABELS "${S_LABELS};gpu" RESOURCE_GROUPS "${S_RESOURCES}" SKIP_RETURN_CODE 77 TIMEOUT 900)
+  _arena_host_threads_env(${prefix}/${first_check})
   if(NOT S_SOLUTION)
     return()
   endif()
@@ -514,6 +549,7 @@ function(_arena_add_selftests id)
   set_tests_properties(${prefix}/solution_correct PROPERTIES
     LABELS "${S_LABELS};gpu" RESOURCE_GROUPS "${S_RESOURCES}" SKIP_RETURN_CODE 77 TIMEOUT 900
     FIXTURES_REQUIRED "${prefix}/solution" FIXTURES_SETUP "${prefix}/solution_correct")
+  _arena_host_threads_env(${prefix}/solution_correct)
   math(EXPR _perf_timeout "${ARENA_PERF_BUDGET_S} * 3 + 420")
   set_tests_properties(${prefix}/solution_faster PROPERTIES
     LABELS "${S_LABELS};gpu" FIXTURES_REQUIRED "${prefix}/solution;${prefix}/solution_correct"
@@ -679,6 +715,7 @@ function(_arena_add_task id)
       LABELS "${common_labels};correct_${set_name};gpu"
       FIXTURES_REQUIRED "${id}/compiled" FIXTURES_SETUP "${id}/correct"
       RESOURCE_GROUPS "${correct_resources}" SKIP_RETURN_CODE 77 TIMEOUT 600)
+    _arena_host_threads_env(${id}/correct_${set_name})
   endforeach()
 
   math(EXPR _perf_timeout "${ARENA_PERF_BUDGET_S} * 3 + 120 + ${ARENA_SUITE_PERF_EXTRA_S}")

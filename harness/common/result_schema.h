@@ -215,6 +215,8 @@ struct CorrectResult {
   nlohmann::json workers;               // each side's worker and confinement facts
   std::string process_model;
   nlohmann::json oracle_cache;          // the host oracle's cache: dir, hits, computed, rejected
+  // The gate's wall time by phase (gate_phases.h): start, workers, trials, oracle, launches, comparison
+  std::map<std::string, double> phases;
 
   template <class Self, class Visit>
   static void fields(Self& r, Visit& f) {
@@ -222,7 +224,7 @@ struct CorrectResult {
     ARENA_EACH_FIELD(f.when_set, r, candidate, oracle, fuzz_seed, device);
     ARENA_EACH_FIELD(f.optional, r, configs);
     ARENA_EACH_FIELD(f.when_set, r, passed_configs, total_configs, seconds, max_abs_err, max_rel_err, workers,
-                     process_model, oracle_cache);
+                     process_model, oracle_cache, phases);
   }
 };
 

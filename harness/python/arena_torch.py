@@ -266,11 +266,24 @@ def _report(mode, e):
         traceback.print_exc()
 
 
+def _limit_host_threads():
+    """PyTorch's CPU threads: the gate's share of the cores (ARENA_HOST_THREADS, docs/DESIGN.md
+    "Scheduling"), not all of them, where several gates share the host."""
+    n = os.environ.get("ARENA_HOST_THREADS", "")
+    if not n:
+        return
+    if not n.isdigit() or int(n) < 1:
+        raise ValueError(f"ARENA_HOST_THREADS is '{n}': must be a whole number of host threads, at least 1")
+    if torch.get_num_threads() != int(n):
+        torch.set_num_threads(int(n))
+
+
 def make(mode, task_dir, role, task_file=""):
     if torch is None:
         raise ReferenceError("PyTorch is not installed for this Python")
     if mode not in MODES:
         raise ValueError(f"unknown mode '{mode}' ({', '.join(MODES)})")
+    _limit_host_threads()
     task = TorchTask(task_dir)
     if mode == "oracle":
         return Oracle(task)

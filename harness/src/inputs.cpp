@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <thread>
+
+#include "host_pool.h"
 
 namespace arena {
 
@@ -35,22 +36,6 @@ uint64_t hash_name(const std::string& s) {
   uint64_t h = 1469598103934665603ull;
   for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
   return h;
-}
-
-void parallel_for(int64_t n, const std::function<void(int64_t, int64_t)>& f, int64_t min_serial) {
-  int64_t workers = std::max(1u, std::thread::hardware_concurrency());
-  if (n < min_serial || workers == 1) {
-    f(0, n);
-    return;
-  }
-  workers = std::min<int64_t>(workers, 32);
-  std::vector<std::thread> pool;
-  int64_t chunk = (n + workers - 1) / workers;
-  for (int64_t w = 0; w < workers; ++w) {
-    int64_t b = w * chunk, e = std::min(n, b + chunk);
-    if (b < e) pool.emplace_back(f, b, e);
-  }
-  for (auto& t : pool) t.join();
 }
 
 namespace {

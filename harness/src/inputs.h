@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "host_pool.h"  // parallel_for
 #include "task_spec.h"
 
 namespace arena {
@@ -44,8 +45,5 @@ uint64_t perf_first_contents_key(uint64_t task_key, size_t index);
 // is NOT guaranteed here: callers round through the dtype (see dtype.h).
 void generate_values(const Distribution& d, const TrialPlan& plan, const StreamKey& key, double* out, int64_t n);
 
-// Runs f(begin, end) over [0, n) on the machine's cores; ranges shorter than `min_serial`
-// run on the calling thread.
-void parallel_for(int64_t n, const std::function<void(int64_t, int64_t)>& f, int64_t min_serial = 1 << 16);
 
 }  // namespace arena

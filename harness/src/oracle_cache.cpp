@@ -10,6 +10,8 @@
 #include <sstream>
 #include <system_error>
 
+#include "file_lock.h"
+
 namespace arena {
 
 namespace fs = std::filesystem;
@@ -98,9 +100,12 @@ uint64_t tree_bytes(const fs::path& root) {
 }
 }  // namespace
 
+bool OracleCache::cheap_to_run(uint64_t bytes, double oracle_seconds) const {
+  return bytes > policy_.always_keep_bytes && oracle_seconds < static_cast<double>(bytes) / policy_.read_bytes_per_s;
+}
+
 bool OracleCache::worth_keeping(uint64_t bytes, double oracle_seconds) {
-  if (bytes > policy_.always_keep_bytes && oracle_seconds < static_cast<double>(bytes) / policy_.read_bytes_per_s)
-    return false;
+  if (cheap_to_run(bytes, oracle_seconds)) return false;
   if (policy_.budget_bytes && tree_bytes(dir_) + bytes > policy_.budget_bytes) {
     if (!told_budget_.exchange(true))
       tell("oracle cache: " + dir_.string() + " is at its budget of " + std::to_string(policy_.budget_bytes >> 20) +
@@ -114,31 +119,76 @@ void OracleCache::tell(const std::string& line) const {
   if (note_) note_(line);
 }
 
+namespace {
+int64_t ns_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+// The entry at `file` when it is there and intact (a hit); a damaged one is named.
+bool OracleCache::read_if_intact(const fs::path& file, const OracleKey& key, Outputs& out) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return false;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::string why;
+  const bool ok = read(file, key, out, why);
+  stats_.read_ns += ns_since(t0);
+  if (ok) {
+    stats_.hits++;
+    return true;
+  }
+  stats_.rejected++;
+  tell("oracle cache: " + file.string() + " not used (" + why + "): the oracle runs again and the entry is rewritten");
+  return false;
+}
+
 OracleCache::Outputs OracleCache::get(const OracleKey& key, const std::function<Outputs()>& compute) {
+  Outputs out;
   if (!enabled()) {
+    const auto t0 = std::chrono::steady_clock::now();
+    out = compute();
+    stats_.compute_ns += ns_since(t0);
     stats_.computed++;
-    return compute();
+    return out;
   }
   const fs::path file = dir_ / folder_ / key.file_name();
-  Outputs out;
-  std::string why;
   std::error_code ec;
-  if (fs::exists(file, ec)) {
-    if (read(file, key, out, why)) {
-      stats_.hits++;
+  const bool existed = fs::exists(file, ec);
+  if (read_if_intact(file, key, out)) return out;
+  // One computation per entry, unless it is known not to be kept (then every gate computes it).
+  const fs::path recompute = file.string() + ".recompute";
+  FileLock lock;
+  if (!fs::exists(recompute, ec)) {
+    fs::create_directories(file.parent_path(), ec);
+    lock = FileLock(file.string() + ".lock", policy_.wait_for_other_s);
+    stats_.wait_ns += static_cast<int64_t>(lock.waited_s() * 1e9);
+    if (lock.timed_out()) {
+      stats_.lock_timeouts++;
+      tell("oracle cache: waited " + std::to_string(static_cast<int>(lock.waited_s())) + " s for another gate to compute " +
+           file.string() + ": computing it here");
+    }
+    // Another gate may have written it meanwhile (a damaged entry already named is not read again).
+    if ((lock.waited() || !existed) && read_if_intact(file, key, out)) {
+      if (lock.waited()) stats_.waited++;
       return out;
     }
-    stats_.rejected++;
-    tell("oracle cache: " + file.string() + " not used (" + why + "): the oracle runs again and the entry is rewritten");
   }
   const auto t0 = std::chrono::steady_clock::now();
   out = compute();
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const int64_t ns = ns_since(t0);
+  stats_.compute_ns += ns;
   stats_.computed++;
   uint64_t bytes = 0;
   for (const auto& t : out) bytes += t.size() * sizeof(double);
-  if (worth_keeping(bytes, seconds)) write(file, key, out);
-  else stats_.not_kept++;
+  if (worth_keeping(bytes, static_cast<double>(ns) * 1e-9)) {
+    const auto w0 = std::chrono::steady_clock::now();
+    write(file, key, out);
+    stats_.write_ns += ns_since(w0);
+  } else {
+    stats_.not_kept++;
+    if (!cheap_to_run(bytes, static_cast<double>(ns) * 1e-9)) return out;  // the budget: not a property of the entry
+    std::ofstream marker(recompute);  // waiters and later gates compute it without waiting
+  }
   return out;
 }
 

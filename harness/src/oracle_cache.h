@@ -7,6 +7,11 @@
 // A suite's outputs in double precision are far larger than a disk (hip2hip's seen and unseen
 // sets: about 100 GB), so an entry is kept only where reading it back beats running the oracle
 // (OracleCachePolicy), and the whole cache stays within a budget.
+// One computation per entry: gates that need an entry at once (a task's baseline and solution
+// checks) take a lock on it (<entry>.lock, file_lock.h); one computes and writes it, the others
+// wait and read it (checksum verified as always). Entries known not to be kept (a
+// <entry>.recompute marker: its oracle was cheaper to run than to read) are computed by each
+// gate without waiting; where that is not known yet, the waiters compute after the holder.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -42,6 +47,10 @@ struct OracleCacheStats {
   std::atomic<int> computed{0};  // oracle runs (misses, rejected entries, cache off)
   std::atomic<int> rejected{0};  // entries found damaged or for another key (then recomputed)
   std::atomic<int> not_kept{0};  // computed but not written: cheaper to run again, or over the budget
+  std::atomic<int> waited{0};    // hits on entries another gate computed while this one waited
+  std::atomic<int> lock_timeouts{0};  // waits that gave up: this gate computed the entry itself
+  // Thread-seconds, in nanoseconds (several trials are prepared at once).
+  std::atomic<int64_t> compute_ns{0}, read_ns{0}, write_ns{0}, wait_ns{0};
 };
 
 // Which computed outputs are written.
@@ -54,6 +63,9 @@ struct OracleCachePolicy {
   // The whole cache folder stays below this (0: no limit); an entry that would pass it is not
   // kept, saying so once.
   uint64_t budget_bytes = 0;
+  // How long a gate waits for another that computes the same entry before computing it itself
+  // (a holder that ended releases the lock at once; this bounds a hung one).
+  double wait_for_other_s = 300;
 };
 
 class OracleCache {
@@ -77,7 +89,9 @@ class OracleCache {
 
  private:
   bool read(const std::filesystem::path& file, const OracleKey& key, Outputs& out, std::string& why) const;
+  bool read_if_intact(const std::filesystem::path& file, const OracleKey& key, Outputs& out);
   void write(const std::filesystem::path& file, const OracleKey& key, const Outputs& out);
+  bool cheap_to_run(uint64_t bytes, double oracle_seconds) const;  // cheaper to run again than to read
   bool worth_keeping(uint64_t bytes, double oracle_seconds);
   void tell(const std::string& line) const;
 

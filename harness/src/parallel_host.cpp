@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "inputs.h"
+#include "host_pool.h"
 
 namespace arena {
 
@@ -23,11 +23,11 @@ void parallel_from_double(DType d, const double* src, void* dst, int64_t n) {
 
 namespace {
 
-// Runs compare_stretch(lo, len) over [0, n) in parts on all cores and merges the parts in
+// Runs compare_stretch(lo, len) over [0, n) in parts on the host threads and merges the parts in
 // order: the same result as one serial pass.
 template <class Stretch>
 CompareResult compare_in_parts(int64_t n, size_t keep, const Stretch& compare_stretch) {
-  // Parts small enough to keep every core busy on mid-sized outputs (a few million elements).
+  // Parts small enough to keep every thread busy on mid-sized outputs (a few million elements).
   const int64_t chunk = std::max<int64_t>(int64_t{1} << 16, (n + 63) / 64);
   const int64_t parts = (n + chunk - 1) / chunk;
   std::vector<CompareResult> results(static_cast<size_t>(parts));

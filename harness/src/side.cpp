@@ -165,7 +165,9 @@ Side::Worker Side::start(const std::string& mode, const std::string& name, bool 
       const size_t eq = kv.find('=');
       if (eq == std::string::npos) continue;
       const std::string k = kv.substr(0, eq);
-      if (k.rfind("CTEST_", 0) == 0 || k == "ARENA_DEVICE") continue;
+      // ARENA_HOST_THREADS differs between correctness and timed gates: a kernel must not
+      // tell them apart (confined workers keep only kKeptForConfined anyway).
+      if (k.rfind("CTEST_", 0) == 0 || k == "ARENA_DEVICE" || k == "ARENA_HOST_THREADS") continue;
       l.env[k] = kv.substr(eq + 1);
     }
   }

@@ -26,8 +26,10 @@
 #include "device_memory_error.h"
 #include "fuzz.h"
 #include "gate_memory.h"
+#include "gate_phases.h"
 #include "gate_report.h"
 #include "gate_workers.h"
+#include "host_pool.h"
 #include "inputs.h"
 #include "kernel_library.h"
 #include "launch.h"
@@ -69,11 +71,23 @@ struct Gate {
   std::string infra_error;  // the harness itself ran out of device memory: status "error", not judged
   size_t current = 0;       // configuration being checked
   std::map<size_t, std::vector<std::future<TrialData>>> prefetched;  // by configuration
+  // Trials prepared at once: no more than the gate's host threads (host_pool.h), though two
+  // configurations' trials are started ahead.
+  std::unique_ptr<HostSlots> preparing;
+  mutable GatePhases phases;  // where the time goes (the result's "phases")
+  std::chrono::steady_clock::time_point last_lap = std::chrono::steady_clock::now();
   double worst_abs = 0, worst_rel = 0;
   int passed = 0, failed = 0;
 };
 
 Gate* g_gate = nullptr;
+
+// Adds the time since the previous lap to the main thread's phase `name`.
+void lap(Gate& g, const char* name) {
+  const auto now = std::chrono::steady_clock::now();
+  g.phases.add(name, std::chrono::duration<double>(now - g.last_lap).count());
+  g.last_lap = now;
+}
 
 constexpr int64_t kSecondLaunchElementLimit = int64_t{1} << 25;
 
@@ -122,9 +136,15 @@ OracleKey oracle_key(const Gate& g, size_t index, int trial, const HostData& hos
 }
 
 TrialData prepare_trial(const Gate& g, size_t index, const StreamKey& key, const TrialPlan& plan) {
+  std::optional<GatePhases::Timer> slot_wait(std::in_place, g.phases, "wait_for_host_slot_thread_s");
+  HostSlots::Held slot(*g.preparing, (static_cast<uint64_t>(index) << 16) + static_cast<uint64_t>(plan.index));
+  slot_wait.reset();
   TrialData d;
   const Config& c = g.configs[index];
-  d.host = draw_inputs(g.task, c, key, plan);
+  {
+    GatePhases::Timer t(g.phases, "draw_inputs_thread_s");
+    d.host = draw_inputs(g.task, c, key, plan);
+  }
   if (g.reference) {
     d.expected = g.oracle_cache->get(oracle_key(g, index, plan.index, d.host), [&] {
       auto all = run_reference(g.task, c, d.host, *g.reference);
@@ -167,6 +187,8 @@ std::string oracle_identity(const std::string& spec, const std::string& py_host)
 // Records `side`'s launch for `c` (once per configuration) on buffers of its own holding
 // valid inputs; false with the reason in `problems` when it cannot be judged.
 bool recorded(Gate& g, Side& side, const Config& c, const HostData& host, std::vector<std::string>& problems) {
+  std::optional<GatePhases::Timer> t;  // the baseline's recording is part of baseline_oracle_s
+  if (&side == g.candidate.get()) t.emplace(g.phases, "record_launch_s");
   try {
     DeviceTensors scratch(g.task, c, host, side.workspace_size(c), *g.stream);
     LaunchOutcome o = side.prepare(c, scratch, g.timeout_s);
@@ -182,6 +204,7 @@ bool recorded(Gate& g, Side& side, const Config& c, const HostData& host, std::v
 // Expected outputs for one trial on the device, from the baseline (tasks without an oracle).
 std::vector<std::vector<double>> baseline_outputs(Gate& g, const Config& c, const HostData& host,
                                                   std::vector<std::string>& problems) {
+  GatePhases::Timer t(g.phases, "baseline_oracle_s");
   std::vector<std::string> why;
   if (!recorded(g, *g.baseline, c, host, why)) {
     for (const auto& w : why) problems.push_back("oracle (baseline) failed: " + w);
@@ -205,20 +228,31 @@ std::vector<std::vector<double>> candidate_run(Gate& g, const Config& c, const H
                                                const std::vector<std::vector<double>>& expected, int variant,
                                                const std::string& where, std::vector<std::string>& problems,
                                                json& tensors_json, bool& stop) {
+  std::optional<GatePhases::Timer> buffers(std::in_place, g.phases, "buffers_s");
   DeviceTensors d(g.task, c, host, g.candidate->workspace_size(c), *g.stream, variant);
+  buffers.reset();
+  std::optional<GatePhases::Timer> launch(std::in_place, g.phases, "candidate_launch_s");
   LaunchOutcome o = g.candidate->launch(c, d, g.timeout_s, where);
+  launch.reset();
   if (!o.ok()) {
     problems.push_back(o.message);
     if (o.kind == LaunchOutcome::TimedOut) g.hangs++;
     stop = true;  // the rest of this configuration's trials would fail the same way
     return {};
   }
-  for (const auto& p : d.integrity_problems(*g.stream)) problems.push_back(p + " on " + where);
+  {
+    GatePhases::Timer t(g.phases, "outputs_to_host_s");
+    for (const auto& p : d.integrity_problems(*g.stream)) problems.push_back(p + " on " + where);
+  }
   std::vector<std::vector<double>> outs(g.task.tensors.size());
   for (size_t i = 0; i < g.task.tensors.size(); ++i) {
     const TensorSpec& ts = g.task.tensors[i];
     if (!ts.writes()) continue;
-    outs[i] = d.output_values(i);
+    {
+      GatePhases::Timer t(g.phases, "outputs_to_host_s");
+      outs[i] = d.output_values(i);
+    }
+    GatePhases::Timer t(g.phases, "compare_s");
     CompareResult r = compare_parallel(outs[i].data(), expected[i].data(), static_cast<int64_t>(outs[i].size()),
                                        ts.dtype, ts.tol);
     g.worst_abs = std::max(g.worst_abs, r.max_abs_err);
@@ -290,7 +324,9 @@ CorrectConfig check_config(Gate& g, size_t index) {
     TrialPlan plan = trial_plan(trial);
     auto wait0 = std::chrono::steady_clock::now();
     TrialData data = prepared[trial].get();
-    waiting_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - wait0).count();
+    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - wait0).count();
+    waiting_s += waited;
+    g.phases.add("wait_for_trials_s", waited);
     const HostData& host = data.host;
     const std::string where = c.label + " (" + c.describe() + "), " + plan.describe();
     json tj = {{"trial", trial}, {"plan", plan.describe()}, {"tensors", json::array()}};
@@ -311,6 +347,7 @@ CorrectConfig check_config(Gate& g, size_t index) {
       problems.push_back("task problem: expected outputs on " + c.label +
                          " are the same for two different input draws (they do not depend on the inputs)");
     if (trial == 0) {
+      GatePhases::Timer t(g.phases, "compare_s");
       first_trial_outputs = outputs_hash;
       for (size_t i = 0; i < g.task.tensors.size(); ++i) {
         const TensorSpec& ts = g.task.tensors[i];
@@ -348,15 +385,32 @@ void finish(Gate& g, int rc, double secs);
 json oracle_cache_facts(const Gate& g) {
   const OracleCacheStats& s = g.oracle_cache->stats();
   return {{"dir", g.oracle_cache->dir().string()}, {"hits", s.hits.load()}, {"computed", s.computed.load()},
-          {"rejected", s.rejected.load()}, {"not_kept", s.not_kept.load()}};
+          {"rejected", s.rejected.load()}, {"not_kept", s.not_kept.load()}, {"waited", s.waited.load()},
+          {"lock_timeouts", s.lock_timeouts.load()}};
 }
 
 void print_oracle_cache(const Gate& g) {
   const OracleCacheStats& s = g.oracle_cache->stats();
-  std::printf("oracle cache: %d hit(s), %d computed, %d rejected, %d not kept%s%s\n", s.hits.load(),
-              s.computed.load(), s.rejected.load(), s.not_kept.load(),
-              g.oracle_cache->enabled() ? " in " : " (no cache folder)",
-              g.oracle_cache->dir().string().c_str());
+  std::printf("oracle cache: %d hit(s), %d computed, %d rejected, %d not kept%s%s; %d waited for another gate\n",
+              s.hits.load(), s.computed.load(), s.rejected.load(), s.not_kept.load(),
+              g.oracle_cache->enabled() ? " in " : " (no cache folder)", g.oracle_cache->dir().string().c_str(),
+              s.waited.load());
+}
+
+// The phases in the order a gate runs them; the oracle's from its cache's clocks.
+const std::vector<std::string> kPhaseOrder = {
+    "process_start_s", "judge_setup_s", "start_workers_s", "configs_s", "wait_for_trials_s", "record_launch_s",
+    "baseline_oracle_s", "buffers_s", "candidate_launch_s", "outputs_to_host_s", "compare_s", "finish_s", "total_s",
+    "wait_for_host_slot_thread_s", "draw_inputs_thread_s", "oracle_computed_thread_s",
+    "oracle_cache_read_thread_s", "oracle_cache_write_thread_s", "oracle_wait_for_other_gate_thread_s"};
+
+void take_oracle_phases(Gate& g) {
+  if (!g.oracle_cache) return;
+  const OracleCacheStats& s = g.oracle_cache->stats();
+  g.phases.add("oracle_computed_thread_s", s.compute_ns.load() * 1e-9);
+  g.phases.add("oracle_cache_read_thread_s", s.read_ns.load() * 1e-9);
+  g.phases.add("oracle_cache_write_thread_s", s.write_ns.load() * 1e-9);
+  g.phases.add("oracle_wait_for_other_gate_thread_s", s.wait_ns.load() * 1e-9);
 }
 
 // The oracle cache of this gate (--oracle-cache, --oracle-cache-budget-mb; no folder: none).
@@ -380,7 +434,10 @@ void setup_oracle_cache(Gate& g, const RunnerOptions& opt) {
 int fill_oracle_cache(Gate& g) {
   for (size_t i = 0; i < g.configs.size(); ++i)
     for (auto& f : start_trials(g, i)) f.get();
+  lap(g, "configs_s");
   print_oracle_cache(g);
+  take_oracle_phases(g);
+  std::printf("%s\n", g.phases.line(kPhaseOrder).c_str());
   return 0;
 }
 
@@ -451,12 +508,14 @@ std::string test_name(const Config& c) {
 
 int arena_correct_main(int argc, char** argv) {
   Gate g;
+  g.phases.add("process_start_s", std::max(0.0, seconds_since_process_start()));  // exec to main
   try {
     std::vector<std::string> known = {"task", "candidate", "baseline", "reference", "set", "fuzz-seed", "result",
                                       "trials", "kernel-timeout-s", "oracle-cache", "oracle-cache-budget-mb", "only"};
     known.insert(known.end(), kWorkerOptionNames.begin(), kWorkerOptionNames.end());
     RunnerOptions opt(argc, argv, known);
     const bool oracle_only = opt.has("only");
+    g.preparing = std::make_unique<HostSlots>(host_threads());
     if (oracle_only && opt.get("only") != "oracle")
       throw std::invalid_argument("--only takes 'oracle' (fill the oracle cache), not '" + opt.get("only") + "'");
     if (oracle_only && !opt.has("reference"))
@@ -491,11 +550,16 @@ int arena_correct_main(int argc, char** argv) {
     if (oracle_only) {
       setup_oracle_cache(g, opt);
       g.reference = ReferenceLibrary::load(opt.get("reference"), task_file);
+      lap(g, "judge_setup_s");
       return fill_oracle_cache(g);
     }
 
     DeviceChoice dev = select_device();
-    if (!dev.available) skip_gate(dev.why + " (this gate needs a GPU)", g.result_path, json(g.result));
+    if (!dev.available) {
+      lap(g, "judge_setup_s");
+      g.result.phases = g.phases.all();
+      skip_gate(dev.why + " (this gate needs a GPU)", g.result_path, json(g.result));
+    }
     g.result.device = device_facts(dev.info, dev.id);
     std::printf("device %d: %s (%s)\n", dev.id, dev.info.name, dev.info.arch);
     if (opt.has("reference")) setup_oracle_cache(g, opt);
@@ -506,7 +570,9 @@ int arena_correct_main(int argc, char** argv) {
     else g.baseline = g.workers->side("baseline", opt.require("baseline"), true);
     std::vector<Side*> sides = {g.candidate.get()};
     if (g.baseline) sides.push_back(g.baseline.get());
+    lap(g, "judge_setup_s");
     GateWorkers::start(sides, g.result_path, json(g.result));
+    lap(g, "start_workers_s");
     g.stream = std::make_unique<Stream>();
 
     int gargc = static_cast<int>(opt.passthrough().size());
@@ -516,6 +582,8 @@ int arena_correct_main(int argc, char** argv) {
     if (!g.result_path.empty()) {
       g.result.header.status = Status::Error;
       g.result.header.error = e.what();
+      lap(g, "judge_setup_s");
+      g.result.phases = g.phases.all();
       write_json_atomic(g.result_path, g.result);
     }
     return 1;
@@ -527,8 +595,10 @@ int arena_correct_main(int argc, char** argv) {
     ::testing::RegisterTest(suite.c_str(), test_name(g.configs[i]).c_str(), nullptr, nullptr, __FILE__, __LINE__,
                             [i]() -> ::testing::Test* { return new ConfigTest(i); });
   auto t0 = std::chrono::steady_clock::now();
+  lap(g, "start_workers_s");  // with the stream and GoogleTest's setup
   int rc = RUN_ALL_TESTS();
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  lap(g, "configs_s");
   for (Side* s : {g.candidate.get(), g.baseline.get()})
     if (s) s->ask_workers_to_exit();  // they end in parallel while the result is written
   finish(g, rc, secs);
@@ -558,7 +628,12 @@ void finish(Gate& g, int rc, double secs) {
     print_oracle_cache(g);
   }
   g.result.process_model = "the judge (this process) never loads candidate code; workers launch it on its buffers";
+  lap(g, "finish_s");
+  take_oracle_phases(g);
+  g.phases.add("total_s", std::max(0.0, seconds_since_process_start()));  // exec to the result
+  g.result.phases = g.phases.all();
   write_json_atomic(g.result_path, g.result);
+  std::printf("%s\n", g.phases.line(kPhaseOrder).c_str());
   std::printf("%s: %d of %zu configuration(s) passed, %d trial(s) each; worst max abs err %.3g, max rel err %.3g\n",
               suite.c_str(), g.passed, g.configs.size(), g.trials, g.worst_abs, g.worst_rel);
   print_measurement("configs_passed", g.passed);

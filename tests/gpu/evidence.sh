@@ -64,15 +64,15 @@ configure() {  # candidate [fallback]
 oracle_cache_counts() {
   python3 - "$build" <<'PY'
 import glob, json, sys
-n = {"gates": 0, "hits": 0, "computed": 0, "rejected": 0, "not_kept": 0}
+n = {"gates": 0, "hits": 0, "computed": 0, "rejected": 0, "not_kept": 0, "waited": 0, "lock_timeouts": 0}
 for f in glob.glob(f"{sys.argv[1]}/arena/results/*/*/correct_*.json"):
     c = json.load(open(f)).get("oracle_cache")
     if c:
         n["gates"] += 1
-        for k in ("hits", "computed", "rejected", "not_kept"):
+        for k in ("hits", "computed", "rejected", "not_kept", "waited", "lock_timeouts"):
             n[k] += c.get(k, 0)
 print("oracle cache over {gates} correctness gates: {hits} hit(s), {computed} computed, {rejected} rejected, "
-      "{not_kept} not kept".format(**n))
+      "{not_kept} not kept, {waited} waited for another gate's computation, {lock_timeouts} wait(s) timed out".format(**n))
 PY
 }
 

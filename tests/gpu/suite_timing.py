@@ -6,8 +6,10 @@
 The log is `ctest` (not -V) piped through a time stamper: "<unix seconds> <line>". A test
 starts at its "Start N: name" line and ends at its "N/M Test #N: name ... sec" line. Prints
 the wall time, time per gate kind, how busy each GPU was, what the correctness gates spent
-waiting on the host (inputs and the double-precision oracle), and the bounds that no amount
-of parallelism beats: the longest task chain and the perf gates on one GPU each.
+waiting on the host (inputs and the double-precision oracle), their phases summed (where the
+gate's own time goes, and how much of CTest's time lies outside the gate's process from exec
+to its result file), and the bounds that no amount of parallelism beats: the longest task
+chain and the perf gates on one GPU each. Task validation's results (selftest/...) count too.
 """
 import collections
 import glob
@@ -42,12 +44,13 @@ def read_tests(log):
 
 
 def attach_results(tests, results):
-    """GPU and host-wait seconds per gate from <results>/<suite>/<task>/<gate>.json."""
-    for f in glob.glob(os.path.join(results, "*", "*", "*.json")):
+    """GPU, host-wait seconds and phases per gate from <results>/[selftest/]<suite>/<task>/<gate>.json."""
+    for f in glob.glob(os.path.join(results, "*", "*", "*.json")) + glob.glob(
+            os.path.join(results, "selftest", "*", "*", "*.json")):
         if f.endswith(".gbench.json"):
             continue
-        suite, task, gate = f.split(os.sep)[-3], f.split(os.sep)[-2], os.path.basename(f)[:-5]
-        t = tests.get(f"{suite}/{task}/{gate}")
+        name = os.path.relpath(f, results)[:-5].replace(os.sep, "/")
+        t = tests.get(name)
         if t is None:
             continue
         j = json.load(open(f))
@@ -56,6 +59,8 @@ def attach_results(tests, results):
         configs = j.get("configs") or []
         if configs and all("host_wait_seconds" in c for c in configs):
             t["host_wait"] = sum(c["host_wait_seconds"] for c in configs)
+        if isinstance(j.get("phases"), dict) and "oracle" in j:  # a correctness gate's (perf.json has its own)
+            t["phases"] = j["phases"]
 
 
 def union_seconds(intervals):
@@ -97,6 +102,20 @@ def main():
     if waits:
         print(f"correctness gates waiting on host inputs and oracle: {sum(w for w, _ in waits):.1f} s "
               f"of {sum(s for _, s in waits):.1f} s ({sum(w for w, _ in waits) / sum(s for _, s in waits):.1%})")
+    phased = [t for t in tests.values() if t.get("phases")]
+    if phased:
+        sums = collections.Counter()
+        for t in phased:
+            sums.update(t["phases"])
+        ctest_s = sum(t["seconds"] for t in phased)
+        print(f"correctness gates' phases, summed over {len(phased)} gate(s) ({ctest_s:.1f} s by CTest):")
+        for k, v in sorted(sums.items(), key=lambda kv: -kv[1]):
+            print(f"  {k:38s} {v:9.1f} s")
+        whole = [t for t in phased if "total_s" in t["phases"]]
+        if whole:
+            outside = sum(t["seconds"] - t["phases"]["total_s"] for t in whole)
+            print(f"  outside the gate's process (CTest's time minus total_s: exit, CTest): {outside:.1f} s over "
+                  f"{len(whole)} gate(s)")
     for gpu in sorted({t["gpu"] for t in tests.values() if "gpu" in t}):
         on = [t for t in tests.values() if t.get("gpu") == gpu]
         perf = [t for t in on if t["kind"] == "perf"]

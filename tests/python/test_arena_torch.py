@@ -106,7 +106,7 @@ def main():
     y = np.full(m * n, np.nan)
 
     # The harness's weights, not the model's own initialization, must produce the outputs.
-    d = task_dir(root, "good", LINEAR, spec())
+    good = d = task_dir(root, "good", LINEAR, spec())
     rc, err = run_oracle(d, [x.ravel().copy(), w.ravel().copy(), b.ravel().copy(), y], [m, k, n], [slope])
     z = x @ w.T + b
     want = np.where(z > 0, z, slope * z).ravel()
@@ -158,6 +158,22 @@ def main():
           f"an oracle out of device memory returns 3 (rc {rc}; {err.strip()})")
     check(rc_shape != arena_torch.ORACLE_OUT_OF_DEVICE_MEMORY,
           f"an oracle that fails otherwise does not return 3 (rc {rc_shape})")
+
+    # PyTorch's CPU threads follow the gate's share of the host (ARENA_HOST_THREADS).
+    before = torch.get_num_threads()
+    os.environ["ARENA_HOST_THREADS"] = "1"
+    try:
+        arena_torch.make("oracle", good, "reference")
+        check(torch.get_num_threads() == 1, f"ARENA_HOST_THREADS=1 leaves PyTorch {torch.get_num_threads()} thread(s)")
+        os.environ["ARENA_HOST_THREADS"] = "two"
+        try:
+            arena_torch.make("oracle", good, "reference")
+            check(False, "ARENA_HOST_THREADS=two is refused")
+        except ValueError as e:
+            check("ARENA_HOST_THREADS is 'two'" in str(e), f"ARENA_HOST_THREADS=two is refused: {e}")
+    finally:
+        del os.environ["ARENA_HOST_THREADS"]
+        torch.set_num_threads(before)
 
     # An unknown mode is refused.
     try:

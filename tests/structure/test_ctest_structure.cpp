@@ -43,6 +43,7 @@ struct TestInfo {
   bool skip77 = false, run_serial = false;
   double timeout = 0;
   std::vector<std::string> command;
+  std::map<std::string, std::string> environment;
 };
 
 std::set<std::string> as_set(const json& v) {
@@ -69,6 +70,11 @@ std::map<std::string, TestInfo> tests_by_name() {
       if (name == "SKIP_RETURN_CODE") info.skip77 = p["value"].get<int>() == 77;
       if (name == "RUN_SERIAL") info.run_serial = p["value"].get<bool>();
       if (name == "TIMEOUT") info.timeout = p["value"].get<double>();
+      if (name == "ENVIRONMENT")
+        for (const auto& e : p["value"]) {
+          const std::string kv = e.get<std::string>();
+          info.environment[kv.substr(0, kv.find('='))] = kv.substr(kv.find('=') + 1);
+        }
     }
     for (const auto& a : t.value("command", json::array())) info.command.push_back(a.get<std::string>());
     out[t["name"].get<std::string>()] = info;
@@ -197,6 +203,33 @@ TEST(CTestStructure, PerfGatesHoldOneGpuByResourceGroupsNotTheMachine) {
       EXPECT_EQ(timed.requirements, timed_test_requirements()) << "selftest/" << id << "/solution_faster";
       EXPECT_EQ(timed.run_serial, serial) << "selftest/" << id << "/solution_faster";
     }
+  }
+}
+
+// Host threads (docs/DESIGN.md, "Scheduling"): every correctness gate is told its share of the
+// host's cores, every timed gate a GPU's share.
+TEST(CTestStructure, GpuGatesAreToldTheirShareOfTheHostThreads) {
+  auto tests = tests_by_name();
+  ASSERT_GE(ARENA_GATE_HOST_THREADS, 1);
+  ASSERT_GE(ARENA_TIMED_HOST_THREADS, ARENA_GATE_HOST_THREADS);
+  const std::string gate = std::to_string(ARENA_GATE_HOST_THREADS), timed = std::to_string(ARENA_TIMED_HOST_THREADS);
+  auto expect = [&](const std::string& name, const std::string& want) {
+    auto it = tests.find(name);
+    if (it == tests.end()) return;
+    auto env = it->second.environment.find("ARENA_HOST_THREADS");
+    ASSERT_NE(env, it->second.environment.end()) << name << " has no ARENA_HOST_THREADS in its ENVIRONMENT";
+    EXPECT_EQ(env->second, want) << name;
+  };
+  for (const auto& t : shipped_tasks()) {
+    const std::string id = t.suite + "/" + t.name;
+    ASSERT_TRUE(tests.count(id + "/correct_seen")) << id;
+    expect(id + "/correct_seen", gate);
+    expect(id + "/correct_unseen", gate);
+    expect(id + "/perf", timed);
+    expect("selftest/" + id + "/baseline_correct", gate);
+    expect("selftest/" + id + "/eager_correct", gate);  // torch2hip's first check
+    expect("selftest/" + id + "/solution_correct", gate);
+    expect("selftest/" + id + "/solution_faster", timed);
   }
 }
 

@@ -1,14 +1,22 @@
 // The oracle cache (harness/src/oracle_cache.h): a second request computes nothing, a damaged
-// or truncated entry is recomputed and rewritten (never trusted), another key misses.
+// or truncated entry is recomputed and rewritten (never trusted), another key misses; gates
+// that need one entry at once compute it once.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
+#include <sys/wait.h>
+
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "file_lock.h"
 #include "oracle_cache.h"
 
 using namespace arena;
@@ -46,9 +54,17 @@ struct CountingOracle {
   }
 };
 
-fs::path only_entry(const fs::path& dir) {
+// The entries (*.oracle; each has its lock file beside it).
+std::vector<fs::path> entries_in(const fs::path& dir) {
   std::vector<fs::path> entries;
-  for (const auto& e : fs::directory_iterator(dir)) entries.push_back(e.path());
+  std::error_code ec;
+  for (const auto& e : fs::recursive_directory_iterator(dir, ec))
+    if (e.path().extension() == ".oracle") entries.push_back(e.path());
+  return entries;
+}
+
+fs::path only_entry(const fs::path& dir) {
+  std::vector<fs::path> entries = entries_in(dir);
   EXPECT_EQ(entries.size(), 1u);
   return entries.empty() ? fs::path() : entries[0];
 }
@@ -198,7 +214,7 @@ TEST(OracleCache, KeepsLargeEntriesOnlyWhereTheOracleIsSlowerThanReadingThem) {
   OracleCache cheap(tmp.path, {}, slow_reads);
   cheap.get(key_of("abc", 0, 0), [&] { return oracle(); });
   EXPECT_EQ(cheap.stats().not_kept.load(), 1);
-  EXPECT_FALSE(fs::exists(tmp.path));
+  EXPECT_TRUE(entries_in(tmp.path).empty());
   OracleCache costly(tmp.path, {}, fast_reads);
   costly.get(key_of("abc", 0, 0), [&] { return oracle(); });
   EXPECT_EQ(costly.stats().not_kept.load(), 0);
@@ -224,4 +240,133 @@ TEST(OracleCache, StaysWithinItsBudgetAndSaysSoOnce) {
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("budget"), std::string::npos) << notes[0];
   EXPECT_TRUE(fs::is_directory(tmp.path / "suite/task"));
+}
+
+// --- one computation per entry ---------------------------------------------------------------
+
+namespace {
+// An oracle slow enough for a second request to arrive while it runs.
+OracleCache::Outputs slow_oracle(std::atomic<int>& runs, int ms = 400) {
+  ++runs;
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+  return CountingOracle()();
+}
+}  // namespace
+
+TEST(OracleCache, TwoThreadsAtOnceComputeAnEntryOnce) {
+  TempDir tmp;
+  std::atomic<int> runs{0};
+  OracleCache a(tmp.path), b(tmp.path);
+  const OracleKey k = key_of("abc", 0, 0);
+  OracleCache::Outputs first, second;
+  std::thread ta([&] { first = a.get(k, [&] { return slow_oracle(runs); }); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // a holds the entry's lock
+  std::thread tb([&] { second = b.get(k, [&] { return slow_oracle(runs); }); });
+  ta.join();
+  tb.join();
+  EXPECT_EQ(runs.load(), 1);
+  EXPECT_EQ(first, second);
+  EXPECT_EQ(a.stats().computed.load() + b.stats().computed.load(), 1);
+  EXPECT_EQ(b.stats().waited.load(), 1);
+  EXPECT_EQ(b.stats().hits.load(), 1);
+  EXPECT_GT(b.stats().wait_ns.load(), 200'000'000) << "b read the entry without waiting for a to write it";
+}
+
+// Two processes (two gates): the child computes, the parent waits for its entry.
+TEST(OracleCache, TwoProcessesAtOnceComputeAnEntryOnce) {
+  TempDir tmp;
+  const OracleKey k = key_of("abc", 0, 7);
+  const fs::path ran = tmp.path / "child_ran";
+  fs::create_directories(tmp.path);
+  const pid_t child = ::fork();
+  if (child == 0) {
+    OracleCache c(tmp.path);
+    std::atomic<int> runs{0};
+    c.get(k, [&] { return slow_oracle(runs, 800); });
+    std::ofstream(ran) << runs.load();
+    ::_exit(c.stats().computed.load() == 1 ? 0 : 3);
+  }
+  ASSERT_GT(child, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the child holds the lock
+  std::atomic<int> runs{0};
+  OracleCache parent(tmp.path);
+  auto got = parent.get(k, [&] { return slow_oracle(runs); });
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "the child did not compute the entry";
+  EXPECT_TRUE(fs::exists(ran));
+  EXPECT_EQ(runs.load(), 0) << "the parent computed what the child was computing";
+  EXPECT_EQ(parent.stats().waited.load(), 1);
+  EXPECT_EQ(got, CountingOracle()());
+}
+
+// A holder that never finishes: the waiter gives up after its timeout and computes the entry.
+TEST(OracleCache, AWaitThatTimesOutComputesItself) {
+  TempDir tmp;
+  std::atomic<int> runs{0};
+  OracleCachePolicy impatient;
+  impatient.wait_for_other_s = 0.2;
+  std::vector<std::string> notes;
+  OracleCache a(tmp.path), b(tmp.path, [&](const std::string& l) { notes.push_back(l); }, impatient);
+  const OracleKey k = key_of("abc", 0, 0);
+  std::thread ta([&] { a.get(k, [&] { return slow_oracle(runs, 1500); }); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const auto t0 = std::chrono::steady_clock::now();
+  auto got = b.get(k, [&] { return slow_oracle(runs, 0); });
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ta.join();
+  EXPECT_EQ(runs.load(), 2);
+  EXPECT_EQ(b.stats().lock_timeouts.load(), 1);
+  EXPECT_EQ(b.stats().computed.load(), 1);
+  EXPECT_LT(took, 1.0) << "b waited for a's whole computation";
+  EXPECT_EQ(got, CountingOracle()());
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("computing it here"), std::string::npos) << notes[0];
+}
+
+// An entry cheaper to run than to read is not kept; a marker says so, and later requests
+// compute it without waiting for anyone.
+TEST(OracleCache, AnEntryNotKeptIsComputedByEachWithoutWaitingOnceKnown) {
+  TempDir tmp;
+  OracleCachePolicy never;
+  never.always_keep_bytes = 1000;
+  never.read_bytes_per_s = 1;  // reading 8000 bytes "takes" hours: never kept
+  std::atomic<int> runs{0};
+  const OracleKey k = key_of("abc", 0, 0);
+  OracleCache first(tmp.path, {}, never);
+  first.get(k, [&] { return slow_oracle(runs, 0); });
+  EXPECT_EQ(first.stats().not_kept.load(), 1);
+  EXPECT_TRUE(entries_in(tmp.path).empty());
+  EXPECT_TRUE(fs::exists(tmp.path / (k.file_name() + ".recompute")));
+  // A lock held by someone else no longer delays it.
+  FileLock held(tmp.path / (k.file_name() + ".lock"), 1);
+  ASSERT_TRUE(held.held());
+  OracleCache later(tmp.path, {}, never);
+  const auto t0 = std::chrono::steady_clock::now();
+  later.get(k, [&] { return slow_oracle(runs, 0); });
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.5);
+  EXPECT_EQ(runs.load(), 2);
+  EXPECT_EQ(later.stats().wait_ns.load(), 0);
+}
+
+TEST(FileLock, ASecondHolderWaitsUntilTheFirstLetsGo) {
+  TempDir tmp;
+  fs::create_directories(tmp.path);
+  const fs::path p = tmp.path / "x.lock";
+  auto first = std::make_unique<FileLock>(p, 1);
+  ASSERT_TRUE(first->held());
+  EXPECT_FALSE(first->waited());
+  FileLock too_soon(p, 0.05);
+  EXPECT_FALSE(too_soon.held());
+  EXPECT_TRUE(too_soon.timed_out());
+  std::thread release([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    first.reset();
+  });
+  FileLock second(p, 5);
+  release.join();
+  EXPECT_TRUE(second.held());
+  EXPECT_TRUE(second.waited());
+  EXPECT_GT(second.waited_s(), 0.1);
 }
