@@ -150,8 +150,7 @@ Side::Worker Side::start(const std::string& mode, const std::string& name, bool 
     l.env["HOME"] = dir;
     l.env["TMPDIR"] = dir;
     l.env["XDG_CACHE_HOME"] = dir;
-    // Triton's cache is this kernel's own (keyed by the module's content): shared with nothing
-    // another kernel loads.
+    // Triton's cache is this kernel's own (keyed by the module's content), shared with no other.
     const std::string file = kernel_file_of(spec_);
     char key[32];
     std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(file_hash(file)));
@@ -165,8 +164,7 @@ Side::Worker Side::start(const std::string& mode, const std::string& name, bool 
       const size_t eq = kv.find('=');
       if (eq == std::string::npos) continue;
       const std::string k = kv.substr(0, eq);
-      // ARENA_HOST_THREADS differs between correctness and timed gates: a kernel must not
-      // tell them apart (confined workers keep only kKeptForConfined anyway).
+      // ARENA_HOST_THREADS differs by gate kind, which a kernel must not be able to tell apart.
       if (k.rfind("CTEST_", 0) == 0 || k == "ARENA_DEVICE" || k == "ARENA_HOST_THREADS") continue;
       l.env[k] = kv.substr(eq + 1);
     }

@@ -38,56 +38,15 @@
 #include "runner_options.h"
 #include "task_spec.h"
 #include "tensors.h"
+#include "arena_correct_gate.h"
 
 using namespace arena;
+using namespace arena::correct_gate;
 using json = nlohmann::json;
 
 namespace {
 
-// A trial's inputs and, when the task has a host oracle, its expected outputs. Trials are
-// prepared on other threads while the device checks earlier ones.
-struct TrialData {
-  HostData host;
-  std::vector<std::vector<double>> expected;  // empty: the baseline is the oracle
-};
-
-struct Gate {
-  TaskSpec task;
-  std::string set;
-  std::vector<Config> configs;
-  std::unique_ptr<GateWorkers> workers;
-  std::unique_ptr<Side> candidate, baseline;  // the baseline is used where there is no oracle
-  std::optional<ReferenceLibrary> reference;
-  std::unique_ptr<OracleCache> oracle_cache;
-  std::string spec_hash, oracle_id;  // parts of every oracle cache key
-  size_t fixed_configs = 0;          // configurations before the generated (fuzz) ones
-  std::unique_ptr<Stream> stream;
-  int trials = 3;
-  double timeout_s = 10;
-  std::string result_path;
-  CorrectResult result;
-  int hangs = 0;            // configurations on which the candidate hung
-  std::string gave_up;      // non-empty once the remaining configurations are not run
-  std::string infra_error;  // the harness itself ran out of device memory: status "error", not judged
-  size_t current = 0;       // configuration being checked
-  std::map<size_t, std::vector<std::future<TrialData>>> prefetched;  // by configuration
-  // Trials prepared at once: no more than the gate's host threads (host_pool.h), though two
-  // configurations' trials are started ahead.
-  std::unique_ptr<HostSlots> preparing;
-  mutable GatePhases phases;  // where the time goes (the result's "phases")
-  std::chrono::steady_clock::time_point last_lap = std::chrono::steady_clock::now();
-  double worst_abs = 0, worst_rel = 0;
-  int passed = 0, failed = 0;
-};
-
 Gate* g_gate = nullptr;
-
-// Adds the time since the previous lap to the main thread's phase `name`.
-void lap(Gate& g, const char* name) {
-  const auto now = std::chrono::steady_clock::now();
-  g.phases.add(name, std::chrono::duration<double>(now - g.last_lap).count());
-  g.last_lap = now;
-}
 
 constexpr int64_t kSecondLaunchElementLimit = int64_t{1} << 25;
 
@@ -95,93 +54,6 @@ int64_t total_elements(const TaskSpec& t, const Config& c) {
   int64_t n = 0;
   for (const auto& ts : t.tensors) n += t.numel(ts, c);
   return n;
-}
-
-uint32_t config_stream_id(const Gate& g, size_t index) {
-  const uint32_t base = g.set == "seen" ? 0 : g.set == "unseen" ? 1u << 16 : 1u << 17;
-  return base + static_cast<uint32_t>(index);
-}
-
-std::string hex64(uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
-// Everything the oracle's outputs for (configuration `index`, `trial`) depend on. The
-// inputs' digest is part of it, so a change in how inputs are drawn can never reuse outputs.
-OracleKey oracle_key(const Gate& g, size_t index, int trial, const HostData& host) {
-  const Config& c = g.configs[index];
-  const bool generated = index >= g.fixed_configs;
-  OracleKey k;
-  k.add("entry", std::string("arena-correct oracle outputs"))
-      .add("task", g.task.suite + "/" + g.task.name)
-      .add("spec", g.spec_hash)
-      .add("oracle", g.oracle_id)
-      .add("set", g.set)
-      .add("config", static_cast<uint64_t>(index))
-      .add("label", c.label)
-      .add("params", c.describe())
-      .add("ints", hash_bytes(c.ints.data(), c.ints.size() * sizeof(int64_t)))
-      .add("floats", hash_bytes(c.floats.data(), c.floats.size() * sizeof(double)))
-      .add("fuzz_seed", generated && g.result.fuzz_seed ? *g.result.fuzz_seed : 0)
-      .add("trial", static_cast<uint64_t>(trial));
-  uint64_t inputs = 0;
-  for (size_t i = 0; i < g.task.tensors.size(); ++i) {
-    const auto& b = host.bytes[i];
-    inputs = hash_bytes(b.data(), b.size(), inputs ^ (static_cast<uint64_t>(host.numel[i]) << 8 ^ i));
-  }
-  k.add("inputs", inputs);
-  return k;
-}
-
-TrialData prepare_trial(const Gate& g, size_t index, const StreamKey& key, const TrialPlan& plan) {
-  std::optional<GatePhases::Timer> slot_wait(std::in_place, g.phases, "wait_for_host_slot_thread_s");
-  HostSlots::Held slot(*g.preparing, (static_cast<uint64_t>(index) << 16) + static_cast<uint64_t>(plan.index));
-  slot_wait.reset();
-  TrialData d;
-  const Config& c = g.configs[index];
-  {
-    GatePhases::Timer t(g.phases, "draw_inputs_thread_s");
-    d.host = draw_inputs(g.task, c, key, plan);
-  }
-  if (g.reference) {
-    d.expected = g.oracle_cache->get(oracle_key(g, index, plan.index, d.host), [&] {
-      auto all = run_reference(g.task, c, d.host, *g.reference);
-      for (size_t i = 0; i < g.task.tensors.size(); ++i)
-        if (!g.task.tensors[i].writes()) all[i] = {};  // only outputs are needed
-      return all;
-    });
-    if (d.expected.size() != g.task.tensors.size())
-      throw std::runtime_error("the oracle's outputs have " + std::to_string(d.expected.size()) + " tensors, the task " +
-                               std::to_string(g.task.tensors.size()));
-  }
-  return d;
-}
-
-// The oracle's identity for the cache key: the library's bytes, or for a Python oracle
-// ("py:<kind>:<mode>:<task folder>") the spec, the task folder's and the Python host's sources.
-std::string oracle_identity(const std::string& spec, const std::string& py_host) {
-  namespace fs = std::filesystem;
-  bool ok = false;
-  if (!is_python_spec(spec)) {
-    uint64_t h = hash_file(spec, &ok);
-    if (!ok) throw std::runtime_error("cannot read the oracle " + spec);
-    return "library " + hex64(h);
-  }
-  std::string id = spec;
-  auto add_sources = [&](const fs::path& dir) {
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec)) return;
-    std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(dir, ec))
-      if (e.path().extension() == ".py") files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    for (const auto& f : files) id += " " + f.filename().string() + ":" + hex64(hash_file(f));
-  };
-  add_sources(spec.substr(spec.rfind(':') + 1));
-  if (!py_host.empty()) add_sources(fs::path(py_host).parent_path());
-  return id;
 }
 
 // Records `side`'s launch for `c` (once per configuration) on buffers of its own holding
@@ -288,24 +160,6 @@ size_t hash_outputs(const TaskSpec& t, const std::vector<std::vector<double>>& e
   return h;
 }
 
-std::vector<std::future<TrialData>> start_trials(const Gate& g, size_t index) {
-  std::vector<std::future<TrialData>> out;
-  for (int trial = 0; trial < g.trials; ++trial) {
-    StreamKey key{hash_name(g.task.suite + "/" + g.task.name), config_stream_id(g, index),
-                  static_cast<uint32_t>(trial), 0};
-    out.push_back(std::async(std::launch::async, prepare_trial, std::cref(g), index, key, trial_plan(trial)));
-  }
-  return out;
-}
-
-std::vector<std::future<TrialData>> take_prepared(Gate& g, size_t index) {
-  auto it = g.prefetched.find(index);
-  if (it == g.prefetched.end()) return start_trials(g, index);
-  auto out = std::move(it->second);
-  g.prefetched.erase(it);
-  return out;
-}
-
 CorrectConfig check_config(Gate& g, size_t index) {
   const Config& c = g.configs[index];
   CorrectConfig cj;
@@ -381,66 +235,6 @@ CorrectConfig check_config(Gate& g, size_t index) {
 
 void finish(Gate& g, int rc, double secs);
 
-// The cache's counts, in the result and the gate's output.
-json oracle_cache_facts(const Gate& g) {
-  const OracleCacheStats& s = g.oracle_cache->stats();
-  return {{"dir", g.oracle_cache->dir().string()}, {"hits", s.hits.load()}, {"computed", s.computed.load()},
-          {"rejected", s.rejected.load()}, {"not_kept", s.not_kept.load()}, {"waited", s.waited.load()},
-          {"lock_timeouts", s.lock_timeouts.load()}};
-}
-
-void print_oracle_cache(const Gate& g) {
-  const OracleCacheStats& s = g.oracle_cache->stats();
-  std::printf("oracle cache: %d hit(s), %d computed, %d rejected, %d not kept%s%s; %d waited for another gate\n",
-              s.hits.load(), s.computed.load(), s.rejected.load(), s.not_kept.load(),
-              g.oracle_cache->enabled() ? " in " : " (no cache folder)", g.oracle_cache->dir().string().c_str(),
-              s.waited.load());
-}
-
-// The phases in the order a gate runs them; the oracle's from its cache's clocks.
-const std::vector<std::string> kPhaseOrder = {
-    "process_start_s", "judge_setup_s", "start_workers_s", "configs_s", "wait_for_trials_s", "record_launch_s",
-    "baseline_oracle_s", "buffers_s", "candidate_launch_s", "outputs_to_host_s", "compare_s", "finish_s", "total_s",
-    "wait_for_host_slot_thread_s", "draw_inputs_thread_s", "oracle_computed_thread_s",
-    "oracle_cache_read_thread_s", "oracle_cache_write_thread_s", "oracle_wait_for_other_gate_thread_s"};
-
-void take_oracle_phases(Gate& g) {
-  if (!g.oracle_cache) return;
-  const OracleCacheStats& s = g.oracle_cache->stats();
-  g.phases.add("oracle_computed_thread_s", s.compute_ns.load() * 1e-9);
-  g.phases.add("oracle_cache_read_thread_s", s.read_ns.load() * 1e-9);
-  g.phases.add("oracle_cache_write_thread_s", s.write_ns.load() * 1e-9);
-  g.phases.add("oracle_wait_for_other_gate_thread_s", s.wait_ns.load() * 1e-9);
-}
-
-// The oracle cache of this gate (--oracle-cache, --oracle-cache-budget-mb; no folder: none).
-void setup_oracle_cache(Gate& g, const RunnerOptions& opt) {
-  g.spec_hash = hex64(hash_file(g.task.file));
-  g.oracle_id = oracle_identity(opt.get("reference"), opt.get("py-host"));
-  OracleCachePolicy policy;
-  policy.budget_bytes = static_cast<uint64_t>(opt.number("oracle-cache-budget-mb", 0)) << 20;
-  g.oracle_cache = std::make_unique<OracleCache>(
-      opt.get("oracle-cache"),
-      [](const std::string& line) {
-        std::printf("%s\n", line.c_str());
-        std::fflush(stdout);
-      },
-      policy);
-  g.oracle_cache->set_folder(g.task.suite + "/" + g.task.name);
-}
-
-// --only oracle: the oracle's outputs for every configuration and trial of the set, into the
-// cache; no device, no workers, no candidate.
-int fill_oracle_cache(Gate& g) {
-  for (size_t i = 0; i < g.configs.size(); ++i)
-    for (auto& f : start_trials(g, i)) f.get();
-  lap(g, "configs_s");
-  print_oracle_cache(g);
-  take_oracle_phases(g);
-  std::printf("%s\n", g.phases.line(kPhaseOrder).c_str());
-  return 0;
-}
-
 // The judge's own allocation (a buffer set, a red zone, the oracle) failed for lack of device
 // memory. Whose memory was it? The candidate's recorder, the only process that runs its host
 // code, is ended first (its memory with it): if the GPU then has room for this configuration's
@@ -504,6 +298,36 @@ std::string test_name(const Config& c) {
   return s;
 }
 
+// The gate's task, configuration set, trials and result header from its options.
+void read_gate_options(Gate& g, const RunnerOptions& opt, bool oracle_only) {
+  g.result_path = oracle_only ? opt.get("result") : opt.require("result");
+  g.set = opt.get("set", "seen");
+  if (g.set != "seen" && g.set != "unseen" && g.set != "all")
+    throw std::invalid_argument("--set must be seen, unseen or all");
+  g.trials = static_cast<int>(opt.number("trials", 3));
+  g.timeout_s = opt.number("kernel-timeout-s", 10);
+  g.task = load_task(opt.require("task"));
+  g.result.header.gate = "correct_" + g.set;
+  g.result.header.task = g.task.suite + "/" + g.task.name;
+  g.result.header.started = utc_now();
+  g.result.candidate = oracle_only ? opt.get("candidate") : opt.require("candidate");
+  // The seed of the generated configurations, recorded so that shards of one run can be told
+  // from different runs (every correctness gate of a build is given the same one).
+  if (opt.has("fuzz-seed") || g.set != "seen")
+    g.result.fuzz_seed = static_cast<uint64_t>(opt.number("fuzz-seed", 1));
+  if (g.set == "seen") {
+    g.configs = g.task.seen;
+    g.fixed_configs = g.configs.size();
+  } else {
+    if (g.set == "all") g.configs = g.task.seen;  // task validation: every configuration
+    g.configs.insert(g.configs.end(), g.task.unseen.begin(), g.task.unseen.end());
+    g.fixed_configs = g.configs.size();
+    auto fuzz = generate_fuzz_configs(g.task, *g.result.fuzz_seed);
+    g.configs.insert(g.configs.end(), fuzz.begin(), fuzz.end());
+  }
+  g.result.oracle = opt.has("reference") ? "reference" : "baseline";
+}
+
 }  // namespace
 
 int arena_correct_main(int argc, char** argv) {
@@ -520,32 +344,7 @@ int arena_correct_main(int argc, char** argv) {
       throw std::invalid_argument("--only takes 'oracle' (fill the oracle cache), not '" + opt.get("only") + "'");
     if (oracle_only && !opt.has("reference"))
       throw std::invalid_argument("--only oracle needs --reference (the host oracle whose outputs are cached)");
-    g.result_path = oracle_only ? opt.get("result") : opt.require("result");
-    g.set = opt.get("set", "seen");
-    if (g.set != "seen" && g.set != "unseen" && g.set != "all")
-      throw std::invalid_argument("--set must be seen, unseen or all");
-    g.trials = static_cast<int>(opt.number("trials", 3));
-    g.timeout_s = opt.number("kernel-timeout-s", 10);
-    g.task = load_task(opt.require("task"));
-    g.result.header.gate = "correct_" + g.set;
-    g.result.header.task = g.task.suite + "/" + g.task.name;
-    g.result.header.started = utc_now();
-    g.result.candidate = oracle_only ? opt.get("candidate") : opt.require("candidate");
-    // The seed of the generated configurations, recorded so that shards of one run can be told
-    // from different runs (every correctness gate of a build is given the same one).
-    if (opt.has("fuzz-seed") || g.set != "seen")
-      g.result.fuzz_seed = static_cast<uint64_t>(opt.number("fuzz-seed", 1));
-    if (g.set == "seen") {
-      g.configs = g.task.seen;
-      g.fixed_configs = g.configs.size();
-    } else {
-      if (g.set == "all") g.configs = g.task.seen;  // task validation: every configuration
-      g.configs.insert(g.configs.end(), g.task.unseen.begin(), g.task.unseen.end());
-      g.fixed_configs = g.configs.size();
-      auto fuzz = generate_fuzz_configs(g.task, *g.result.fuzz_seed);
-      g.configs.insert(g.configs.end(), fuzz.begin(), fuzz.end());
-    }
-    g.result.oracle = opt.has("reference") ? "reference" : "baseline";
+    read_gate_options(g, opt, oracle_only);
     const std::string task_file = g.task.file.string();
     if (oracle_only) {
       setup_oracle_cache(g, opt);
