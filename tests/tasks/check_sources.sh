@@ -38,7 +38,8 @@ for b in "$root"/build/test-nvidia "$root"/build/test-amd; do
 done
 if [ -z "$spec_tool" ]; then
   srcs=("$root/harness/tools/arena_spec.cpp" "$root/harness/src/task_spec.cpp" "$root/harness/src/expr.cpp"
-        "$root/harness/src/dtype.cpp")
+        "$root/harness/src/task_spec_fields.cpp" "$root/harness/src/task_spec_bindings.cpp"
+        "$root/harness/src/task_spec_read.cpp" "$root/harness/src/dtype.cpp")
   key=$(cat "${srcs[@]}" "$root"/harness/src/*.h | cksum | cut -d' ' -f1)
   spec_tool="${XDG_CACHE_HOME:-$HOME/.cache}/kernelarena/arena-spec-$key"
   if [ ! -x "$spec_tool" ]; then
