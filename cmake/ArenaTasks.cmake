@@ -145,7 +145,8 @@ function(_arena_spec_tool out)
   set(_src_dir "${_root}/harness/src")
   # fuzz.cpp draws the generated configurations (and needs inputs.cpp's hash and Random123),
   # gate_memory.cpp estimates each correctness gate's device memory from them.
-  set(_sources "${_root}/harness/tools/arena_spec.cpp" "${_src_dir}/task_spec.cpp"
+  set(_sources "${_root}/harness/tools/arena_spec.cpp" "${_src_dir}/task_spec.cpp" "${_src_dir}/task_spec_fields.cpp"
+               "${_src_dir}/task_spec_bindings.cpp" "${_src_dir}/task_spec_read.cpp"
                "${_src_dir}/expr.cpp" "${_src_dir}/dtype.cpp" "${_src_dir}/fuzz.cpp" "${_src_dir}/inputs.cpp"
                "${_src_dir}/parallel_host.cpp" "${_src_dir}/host_pool.cpp" "${_src_dir}/compare.cpp"
                "${_src_dir}/gate_memory.cpp")

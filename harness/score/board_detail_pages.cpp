@@ -126,6 +126,98 @@ std::string task_detail_page(const std::string& id, const std::vector<std::pair<
   return page(id, "../", b);
 }
 
+namespace {
+
+// A trajectory's milestones: its first correct check and its fastest correct one (-1 where none).
+struct CheckMilestones {
+  int first_correct = -1, best = -1;
+  double best_speedup = 0;
+};
+
+CheckMilestones check_milestones(const json& checks) {
+  CheckMilestones m;
+  for (size_t i = 0; i < checks.size(); ++i) {
+    const json& k = checks[i];
+    if (k.value("correct", false) && m.first_correct < 0) m.first_correct = static_cast<int>(i);
+    const double sp = k.contains("speedup") && k["speedup"].is_number() ? k["speedup"].get<double>() : 0;
+    if (k.value("correct", false) && sp > m.best_speedup) m.best_speedup = sp, m.best = static_cast<int>(i);
+  }
+  return m;
+}
+
+// One row per check (a note row where the runner noted something instead), marking the first
+// correct, the best, and regressions: a correct check slower than the best before it, or an
+// incorrect one after a correct one.
+std::string check_rows(const json& checks, const CheckMilestones& m) {
+  std::string b;
+  bool was_correct = false;
+  double best_so_far = 0;
+  for (size_t i = 0; i < checks.size(); ++i) {
+    const json& k = checks[i];
+    if (k.contains("note")) {
+      b += "<tr class=\"note\"><td colspan=\"10\">" + esc(k["note"].get<std::string>()) + "</td></tr>\n";
+      continue;
+    }
+    auto d = [&](const char* key) { return k.contains(key) && k[key].is_number() ? k[key].get<double>() : NAN; };
+    const bool correct = k.value("correct", false);
+    std::string mark;
+    if (static_cast<int>(i) == m.first_correct) mark += "first correct ";
+    if (static_cast<int>(i) == m.best) mark += "best ";
+    if (k.value("script", "") == "check" && was_correct && k.contains("correct") && !correct) mark += "regression (not correct) ";
+    if (correct && best_so_far > 0 && d("speedup") < best_so_far && std::isfinite(d("ci95_high")) &&
+        d("ci95_high") < best_so_far)
+      mark += "regression (slower) ";
+    if (k.contains("problem")) mark += esc(k["problem"].get<std::string>());
+    was_correct |= correct;
+    if (correct && d("speedup") > best_so_far) best_so_far = d("speedup");
+    const std::string correct_cell = !k.contains("correct") ? "-"
+                                     : (correct ? "yes" : "no") + (k.contains("configs_passed")
+                                                                       ? " (" + k["configs_passed"].dump() + "/" +
+                                                                             k.value("configs_total", json()).dump() + ")"
+                                                                       : std::string());
+    b += "<tr class=\"" + std::string(correct ? "ok" : "") + "\"><td>" + std::to_string(k.value("n", 0)) + "</td><td>" +
+         esc(k.value("received", "")) + "</td><td>" + num(d("elapsed_s"), "%.0f s") + "</td><td>" +
+         esc(k.value("script", "")) + " (exit " + (k.contains("exit") ? k["exit"].dump() : "-") + ", " +
+         esc(k.value("stage", "")) + ")</td><td>" + (k.value("compiled", false) ? "yes" : "no") + "</td><td>" +
+         esc(correct_cell) + "</td><td>" + interval({d("speedup"), d("ci95_low"), d("ci95_high")}) + "</td><td>" +
+         esc(k.value("verdict", "")) + "</td><td>" + esc(k.value("candidate_hash", "").substr(0, 8)) + "</td><td>" +
+         mark + "</td></tr>\n";
+  }
+  return b;
+}
+
+// The path to the final kernel: each candidate a check saw, against the one before it.
+std::string check_steps(const json& c, const json& checks) {
+  std::string before = c.value("start_source", json("")).is_string() ? c.value("start_source", "") : "";
+  std::string steps;
+  for (const auto& k : checks) {
+    if (!k.contains("source") || !k["source"].is_string()) continue;
+    const std::string now = k["source"].get<std::string>();
+    steps += "<details><summary>check #" + std::to_string(k.value("n", 0)) + (before.empty() ? "" : ": changes") +
+             "</summary>" + (before.empty() ? "<pre>" + esc(now) + "</pre>" : diff_html(before, now)) + "</details>";
+    before = now;
+  }
+  return steps.empty() ? steps : "<h2>What each check compiled</h2>" + steps;
+}
+
+// The checks' table and what each compiled, or why there are none.
+std::string checks_section(const json& c) {
+  const json checks = c.contains("checks") && c["checks"].is_array() ? c["checks"] : json::array();
+  if (checks.empty())
+    return c.value("checks_kept", false) ? "<p id=\"no-checks\">The agent ran no check.</p>"
+                                         : "<p id=\"no-checks\">This run kept no check log.</p>";
+  const CheckMilestones m = check_milestones(checks);
+  return "<p>" + std::to_string(checks.size()) + " call(s); first correct: " +
+         (m.first_correct < 0 ? std::string("none") : "#" + std::to_string(checks[m.first_correct].value("n", 0))) +
+         "; best: " + (m.best < 0 ? std::string("none") : "#" + std::to_string(checks[m.best].value("n", 0)) + " (" +
+                                                          num(m.best_speedup) + "x)") +
+         ".</p><table id=\"checks\"><thead><tr><th>#</th><th>Received</th><th>After</th><th>Script</th><th>Compiled</th>"
+         "<th>Correct</th><th>Speedup [95 %]</th><th>Verdict</th><th>Candidate</th><th>Mark</th></tr></thead><tbody>\n" +
+         check_rows(checks, m) + "</tbody></table>" + check_steps(c, checks);
+}
+
+}  // namespace
+
 std::string trajectory_detail_page(const BoardRun& r, const BoardTask& t) {
   const json& c = t.context;
   std::string b = "<p>" + esc(agent_label(r)) + " on <a href=\"../" + task_page(t.id) + "#run-" + r.slug + "\">" +
@@ -133,72 +225,7 @@ std::string trajectory_detail_page(const BoardRun& r, const BoardTask& t) {
   if (c.contains("agent_status") && c["agent_status"].is_string()) b += "; the agent " + esc(c["agent_status"].get<std::string>());
   b += ". Every call of check.sh and profile.sh in its workspace, as the runner recorded it outside the workspace "
        "(time received, the candidate's copy, the self-check's results).</p>";
-  const json checks = c.contains("checks") && c["checks"].is_array() ? c["checks"] : json::array();
-  // First correct, best, regressions (a correct check slower than the best before it, or an incorrect one after a correct one).
-  int first_correct = -1, best = -1;
-  double best_speedup = 0;
-  for (size_t i = 0; i < checks.size(); ++i) {
-    const json& k = checks[i];
-    if (k.value("correct", false) && first_correct < 0) first_correct = static_cast<int>(i);
-    const double sp = k.contains("speedup") && k["speedup"].is_number() ? k["speedup"].get<double>() : 0;
-    if (k.value("correct", false) && sp > best_speedup) best_speedup = sp, best = static_cast<int>(i);
-  }
-  if (checks.empty()) {
-    b += c.value("checks_kept", false) ? "<p id=\"no-checks\">The agent ran no check.</p>"
-                                       : "<p id=\"no-checks\">This run kept no check log.</p>";
-  } else {
-    b += "<p>" + std::to_string(checks.size()) + " call(s); first correct: " +
-         (first_correct < 0 ? std::string("none") : "#" + std::to_string(checks[first_correct].value("n", 0))) +
-         "; best: " + (best < 0 ? std::string("none") : "#" + std::to_string(checks[best].value("n", 0)) + " (" +
-                                                        num(best_speedup) + "x)") +
-         ".</p><table id=\"checks\"><thead><tr><th>#</th><th>Received</th><th>After</th><th>Script</th><th>Compiled</th>"
-         "<th>Correct</th><th>Speedup [95 %]</th><th>Verdict</th><th>Candidate</th><th>Mark</th></tr></thead><tbody>\n";
-    bool was_correct = false;
-    double best_so_far = 0;
-    for (size_t i = 0; i < checks.size(); ++i) {
-      const json& k = checks[i];
-      if (k.contains("note")) {
-        b += "<tr class=\"note\"><td colspan=\"10\">" + esc(k["note"].get<std::string>()) + "</td></tr>\n";
-        continue;
-      }
-      auto d = [&](const char* key) { return k.contains(key) && k[key].is_number() ? k[key].get<double>() : NAN; };
-      const bool correct = k.value("correct", false);
-      std::string mark;
-      if (static_cast<int>(i) == first_correct) mark += "first correct ";
-      if (static_cast<int>(i) == best) mark += "best ";
-      if (k.value("script", "") == "check" && was_correct && k.contains("correct") && !correct) mark += "regression (not correct) ";
-      if (correct && best_so_far > 0 && d("speedup") < best_so_far && std::isfinite(d("ci95_high")) &&
-          d("ci95_high") < best_so_far)
-        mark += "regression (slower) ";
-      if (k.contains("problem")) mark += esc(k["problem"].get<std::string>());
-      was_correct |= correct;
-      if (correct && d("speedup") > best_so_far) best_so_far = d("speedup");
-      const std::string correct_cell = !k.contains("correct") ? "-"
-                                       : (correct ? "yes" : "no") + (k.contains("configs_passed")
-                                                                         ? " (" + k["configs_passed"].dump() + "/" +
-                                                                               k.value("configs_total", json()).dump() + ")"
-                                                                         : std::string());
-      b += "<tr class=\"" + std::string(correct ? "ok" : "") + "\"><td>" + std::to_string(k.value("n", 0)) + "</td><td>" +
-           esc(k.value("received", "")) + "</td><td>" + num(d("elapsed_s"), "%.0f s") + "</td><td>" +
-           esc(k.value("script", "")) + " (exit " + (k.contains("exit") ? k["exit"].dump() : "-") + ", " +
-           esc(k.value("stage", "")) + ")</td><td>" + (k.value("compiled", false) ? "yes" : "no") + "</td><td>" +
-           esc(correct_cell) + "</td><td>" + interval({d("speedup"), d("ci95_low"), d("ci95_high")}) + "</td><td>" +
-           esc(k.value("verdict", "")) + "</td><td>" + esc(k.value("candidate_hash", "").substr(0, 8)) + "</td><td>" +
-           mark + "</td></tr>\n";
-    }
-    b += "</tbody></table>";
-    // The path to the final kernel: each candidate a check saw, against the one before it.
-    std::string before = c.value("start_source", json("")).is_string() ? c.value("start_source", "") : "";
-    std::string steps;
-    for (const auto& k : checks) {
-      if (!k.contains("source") || !k["source"].is_string()) continue;
-      const std::string now = k["source"].get<std::string>();
-      steps += "<details><summary>check #" + std::to_string(k.value("n", 0)) + (before.empty() ? "" : ": changes") +
-               "</summary>" + (before.empty() ? "<pre>" + esc(now) + "</pre>" : diff_html(before, now)) + "</details>";
-      before = now;
-    }
-    if (!steps.empty()) b += "<h2>What each check compiled</h2>" + steps;
-  }
+  b += checks_section(c);
   b += "<p>Final result (the gates): compiled " + std::string(t.compiled ? "yes" : "no") + ", correct " +
        (t.correct ? "yes" : "no") + ", speedup " + interval({t.speedup, t.ci_low, t.ci_high}) + ".</p>";
   if (c.contains("outside_reads") && !c["outside_reads"].empty()) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "config_rows.h"
+#include "fast_p_chart.h"
 #include "format.h"
 #include "metric_rows.h"
 #include "report.h"
@@ -216,106 +217,6 @@ void speedup_chart(std::ostringstream& h, const json& s) {
   };
   list(without, "meta", "No speedup for: ");
   list(unjudged, "meta nj", "Not judged, so no speedup, for: ");
-}
-
-// fast_p(x) = share of all tasks that are correct with speedup > x, for x from 1 to the largest speedup.
-// A set of tasks whose fast_p is not judged (no GPU gate ran for any of them) gets no curve: a line
-// at 0 % would read as "all failed". Curves of sets with some unjudged tasks say how many.
-void fast_p_chart(std::ostringstream& h, const json& s) {
-  struct Series {
-    std::string name;
-    std::vector<double> speedups;  // of correct tasks
-    size_t tasks = 0, unjudged = 0;
-  };
-  auto judged = [](const json& m) { return m.contains("fast_p") && m["fast_p"].value("1.0", json()).is_number(); };
-  std::vector<Series> series;
-  std::vector<std::string> not_judged;
-  Series all{"overall", {}, 0, 0};
-  std::map<std::string, Series> per_suite;
-  for (const auto& t : s["tasks"]) {
-    Series& ss = per_suite[t.value("suite", "")];
-    ss.name = t.value("suite", "");
-    ss.tasks++;
-    all.tasks++;
-    ss.unjudged += !t.value("judged", true);
-    all.unjudged += !t.value("judged", true);
-    // Only a detectable speedup (verdict FASTER) counts on the curve, so it meets fast_1.0 at p = 1.
-    if (t.value("correct", false) && t["speedup"].is_number() && t.value("verdict", json()) == "FASTER") {
-      ss.speedups.push_back(t["speedup"].get<double>());
-      all.speedups.push_back(t["speedup"].get<double>());
-    }
-  }
-  h << "<h2>fast_p: share of all tasks correct and faster than p</h2>\n";
-  if (!judged(s["overall"])) {
-    h << "<p class=\"meta nj\">fast_p not judged: no GPU gate ran, so no task of the " << all.tasks
-      << " has a speedup; no curve is drawn.</p>\n";
-    return;
-  }
-  series.push_back(all);
-  if (per_suite.size() > 1)
-    for (auto& [n, ss] : per_suite)
-      if (judged(s["suites"].value(n, json::object()))) series.push_back(ss);
-      else not_judged.push_back(n);
-  double xmax = 2.0;
-  for (double v : all.speedups) xmax = std::max(xmax, v * 1.05);
-  const int left = 50, top = 16, w = 560, hgt = 240;
-  auto X = [&](double x) { return left + (x - 1.0) / (xmax - 1.0) * w; };
-  auto Y = [&](double y) { return top + (1.0 - y) * hgt; };
-  const char* palette[] = {"#1d2430", "#3867d6", "#13795b", "#b42318", "#8a6d00", "#7b3fa0"};
-  h << "<svg width=\"" << left + w + 30 << "\" height=\"" << top + hgt + 44 << "\" role=\"img\" aria-label=\"fast_p curve\">\n";
-  for (int i = 0; i <= 4; ++i) {
-    double y = i / 4.0;
-    h << "<line x1=\"" << left << "\" y1=\"" << Y(y) << "\" x2=\"" << left + w << "\" y2=\"" << Y(y)
-      << "\" stroke=\"#e3e7ed\"/><text x=\"" << left - 6 << "\" y=\"" << Y(y) + 4 << "\" text-anchor=\"end\">"
-      << fmt_num(y * 100, "%.0f") << "%</text>\n";
-  }
-  const double step = xmax <= 3 ? 0.25 : xmax <= 6 ? 0.5 : xmax <= 12 ? 1 : std::ceil(xmax / 10);
-  for (double x = 1.0; x <= xmax + 1e-9; x += step)
-    h << "<line x1=\"" << X(x) << "\" y1=\"" << Y(0) << "\" x2=\"" << X(x) << "\" y2=\"" << Y(0) + 4
-      << "\" stroke=\"#1d2430\"/><text x=\"" << X(x) << "\" y=\"" << Y(0) + 16 << "\" text-anchor=\"middle\">"
-      << fmt_num(x, "%g") << "</text>\n";
-  h << "<text x=\"" << left + w / 2 << "\" y=\"" << top + hgt + 36 << "\" text-anchor=\"middle\">speedup threshold p</text>\n";
-  h << "<line x1=\"" << left << "\" y1=\"" << Y(0) << "\" x2=\"" << left + w << "\" y2=\"" << Y(0) << "\" stroke=\"#1d2430\"/>\n";
-  for (size_t k = 0; k < series.size(); ++k) {
-    Series& ss = series[k];
-    if (ss.tasks == 0) continue;
-    std::sort(ss.speedups.begin(), ss.speedups.end());
-    auto share = [&](double x) {
-      size_t n = 0;
-      for (double v : ss.speedups) n += v > x;
-      return static_cast<double>(n) / ss.tasks;
-    };
-    std::ostringstream pts;
-    double x = 1.0, y = share(1.0);
-    pts << X(x) << "," << Y(y);
-    for (double v : ss.speedups) {
-      if (v <= 1.0) continue;
-      pts << " " << X(v) << "," << Y(y);
-      y = share(v);
-      pts << " " << X(v) << "," << Y(y);
-    }
-    pts << " " << X(xmax) << "," << Y(y);
-    const char* color = palette[k % 6];
-    h << "<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"" << (k == 0 ? 2.5 : 1.5) << "\" points=\""
-      << pts.str() << "\"/>\n";
-    h << "<text x=\"" << left + w - 4 << "\" y=\"" << top + 12 + 14 * k << "\" text-anchor=\"end\" style=\"fill:" << color
-      << "\">" << esc(ss.name) << " (" << ss.tasks << " tasks"
-      << (ss.unjudged ? ", " + std::to_string(ss.unjudged) + " not judged" : "") << ")</text>\n";
-  }
-  const json& m = s["overall"]["fast_p"];
-  for (const char* p : {"1.0", "1.5", "2.0"})
-    if (m.contains(p) && m[p].is_number())
-      h << "<circle cx=\"" << X(std::stod(p)) << "\" cy=\"" << Y(m[p].get<double>()) << "\" r=\"4\" fill=\"#fff\" "
-        << "stroke=\"#b42318\" stroke-width=\"2\"><title>fast_" << p << " = " << fmt_pct(m[p]) << "</title></circle>\n";
-  h << "</svg>\n<p class=\"meta\">Share of all tasks (incorrect ones stay in the denominator) that are correct with "
-       "verdict FASTER and a speedup point estimate above p. Red circles: the reported fast_1.0, fast_1.5 and fast_2.0 "
-       "(fast_1.5 and fast_2.0 do not require the verdict, so a task with a wide AMBIGUOUS interval can put a circle "
-       "above the curve). Tasks not judged count as not correct.</p>\n";
-  if (!not_judged.empty()) {
-    h << "<p class=\"meta nj\">fast_p not judged (no GPU gate ran; no curve): ";
-    for (size_t i = 0; i < not_judged.size(); ++i) h << (i ? ", " : "") << esc(not_judged[i]);
-    h << ".</p>\n";
-  }
 }
 
 // The perf gate's configurations, one row each, with the columns config_columns() lists.

@@ -48,71 +48,96 @@ std::string headline(const json& t) {
   return s;
 }
 
+struct Counts {
+  int tests = 0, failures = 0, skipped = 0;
+  double time = 0;
+};
+
+// The task's numbers, on every one of its test cases (null ones left out).
+void write_task_properties(std::ostringstream& o, const json& t, const std::string& gate, const std::string& outcome) {
+  const json props = {{"gate", gate},
+                      {"outcome", outcome},
+                      {"task", t.value("id", "")},
+                      {"verdict", t["verdict"]},
+                      {"speedup", t["speedup"]},
+                      {"ci95_low", t["ci95_low"]},
+                      {"ci95_high", t["ci95_high"]},
+                      {"reference", t.value("reference", "baseline")},
+                      {"correct", t.value("correct", false)},
+                      {"judged", t.value("judged", true)},
+                      {"points", t["aka_score"]},
+                      {"fraction_of_peak", t["fraction_of_peak"]},
+                      {"candidate_fallback", t.value("candidate_fallback", false)},
+                      {"agent", t.value("agent", "none")}};
+  o << "      <properties>\n";
+  for (const auto& [k, v] : props.items())
+    if (!v.is_null()) o << "        <property name=\"" << xml(k) << "\" value=\"" << xml(value_text(v)) << "\"/>\n";
+  o << "      </properties>\n";
+}
+
+// Why a gate did not pass: the task's first error line for it, else the gate's detail.
+std::string gate_reason(const json& t, const std::string& gate, const json& g) {
+  for (const auto& e : t["errors"])
+    if (e.get<std::string>().rfind(gate + ":", 0) == 0) return e.get<std::string>();
+  return g.value("detail", "");
+}
+
+// One <testcase> for one gate of a task, counted in c.
+void write_gate_case(std::ostringstream& o, Counts& c, const std::string& suite, const json& t,
+                     const std::string& gate, const json& g) {
+  const std::string outcome = g.value("outcome", "missing");
+  if (outcome == "missing") return;
+  const std::string id = t.value("id", "");
+  const std::string classname = suite + "." + t.value("task", "");
+  const double time = g.contains("time_s") && g["time_s"].is_number() ? g["time_s"].get<double>() : 0.0;
+  c.tests++;
+  c.time += time;
+  o << "    <testcase classname=\"" << xml(classname) << "\" name=\"" << xml(gate) << "\" file=\""
+    << xml(id + "/" + gate) << "\" time=\"" << fmt_num(time, "%.3f") << "\">\n";
+  write_task_properties(o, t, gate, outcome);
+  const std::string why = gate_reason(t, gate, g);
+  if (outcome == "skipped" || outcome == "not_run") {
+    c.skipped++;
+    o << "      <skipped message=\"" << xml(outcome == "skipped" ? "skipped: " + t.value("unjudged_reason", why) : "not run: " + why)
+      << "\"/>\n";
+  } else if (outcome != "passed") {
+    c.failures++;
+    o << "      <failure type=\"" << xml(outcome) << "\" message=\"" << xml(why.empty() ? outcome : why) << "\"/>\n";
+  }
+  o << "      <system-out>" << xml(id + ": " + headline(t) + (t.value("candidate_fallback", false) ? "; judged its baseline (fallback)" : ""));
+  if (!why.empty() && outcome != "passed") o << "\n" << xml(why);
+  o << "</system-out>\n    </testcase>\n";
+}
+
+// One <testsuite>: the suite's metrics and the run's notice as properties, then its test cases.
+void write_suite(std::ostringstream& x, const json& s, const std::string& suite, const Counts& c,
+                 const std::string& cases) {
+  const json& m = s["suites"][suite];
+  x << "  <testsuite name=\"" << xml(suite) << "\" tests=\"" << c.tests << "\" failures=\"" << c.failures
+    << "\" errors=\"0\" skipped=\"" << c.skipped << "\" time=\"" << fmt_num(c.time, "%.3f") << "\" timestamp=\""
+    << xml(s.value("created", "")) << "\">\n    <properties>\n";
+  for (const char* k : {"tasks", "judged", "compile_rate", "correct_rate", "geomean_speedup_correct",
+                        "geomean_speedup_all", "aka_score_mean", "faster"})
+    if (m.contains(k) && !m[k].is_null())
+      x << "      <property name=\"" << k << "\" value=\"" << xml(value_text(m[k])) << "\"/>\n";
+  if (s.contains("notice") && s["notice"].is_string())
+    x << "      <property name=\"notice\" value=\"" << xml(s["notice"].get<std::string>()) << "\"/>\n";
+  x << "    </properties>\n" << cases << "  </testsuite>\n";
+}
+
 }  // namespace
 
 std::string render_junit_xml(const json& s) {
   std::map<std::string, std::vector<const json*>> by_suite;
   for (const auto& t : s["tasks"]) by_suite[t.value("suite", "")].push_back(&t);
-  struct Counts {
-    int tests = 0, failures = 0, skipped = 0;
-    double time = 0;
-  };
   std::map<std::string, Counts> counts;
   Counts all;
-  std::ostringstream cases_of_all;
   std::map<std::string, std::string> cases;
   for (const auto& [suite, tasks] : by_suite) {
     std::ostringstream o;
     Counts& c = counts[suite];
-    for (const json* tp : tasks) {
-      const json& t = *tp;
-      const std::string id = t.value("id", "");
-      const std::string classname = suite + "." + t.value("task", "");
-      for (const auto& [gate, g] : t["gates"].items()) {
-        const std::string outcome = g.value("outcome", "missing");
-        if (outcome == "missing") continue;
-        const double time = g.contains("time_s") && g["time_s"].is_number() ? g["time_s"].get<double>() : 0.0;
-        c.tests++;
-        c.time += time;
-        o << "    <testcase classname=\"" << xml(classname) << "\" name=\"" << xml(gate) << "\" file=\""
-          << xml(id + "/" + gate) << "\" time=\"" << fmt_num(time, "%.3f") << "\">\n      <properties>\n";
-        const json props = {{"gate", gate},
-                            {"outcome", outcome},
-                            {"task", id},
-                            {"verdict", t["verdict"]},
-                            {"speedup", t["speedup"]},
-                            {"ci95_low", t["ci95_low"]},
-                            {"ci95_high", t["ci95_high"]},
-                            {"reference", t.value("reference", "baseline")},
-                            {"correct", t.value("correct", false)},
-                            {"judged", t.value("judged", true)},
-                            {"points", t["aka_score"]},
-                            {"fraction_of_peak", t["fraction_of_peak"]},
-                            {"candidate_fallback", t.value("candidate_fallback", false)},
-                            {"agent", t.value("agent", "none")}};
-        for (const auto& [k, v] : props.items())
-          if (!v.is_null())
-            o << "        <property name=\"" << xml(k) << "\" value=\"" << xml(value_text(v)) << "\"/>\n";
-        o << "      </properties>\n";
-        std::string why = g.value("detail", "");
-        for (const auto& e : t["errors"])
-          if (e.get<std::string>().rfind(gate + ":", 0) == 0) {
-            why = e.get<std::string>();
-            break;
-          }
-        if (outcome == "skipped" || outcome == "not_run") {
-          c.skipped++;
-          o << "      <skipped message=\"" << xml(outcome == "skipped" ? "skipped: " + t.value("unjudged_reason", why) : "not run: " + why)
-            << "\"/>\n";
-        } else if (outcome != "passed") {
-          c.failures++;
-          o << "      <failure type=\"" << xml(outcome) << "\" message=\"" << xml(why.empty() ? outcome : why) << "\"/>\n";
-        }
-        o << "      <system-out>" << xml(id + ": " + headline(t) + (t.value("candidate_fallback", false) ? "; judged its baseline (fallback)" : ""));
-        if (!why.empty() && outcome != "passed") o << "\n" << xml(why);
-        o << "</system-out>\n    </testcase>\n";
-      }
-    }
+    for (const json* t : tasks)
+      for (const auto& [gate, g] : (*t)["gates"].items()) write_gate_case(o, c, suite, *t, gate, g);
     cases[suite] = o.str();
     all.tests += c.tests;
     all.failures += c.failures;
@@ -123,19 +148,7 @@ std::string render_junit_xml(const json& s) {
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"KernelArena " << xml(s.value("run", ""))
     << "\" tests=\"" << all.tests << "\" failures=\"" << all.failures << "\" errors=\"0\" skipped=\"" << all.skipped
     << "\" time=\"" << fmt_num(all.time, "%.3f") << "\">\n";
-  for (const auto& [suite, c] : counts) {
-    const json& m = s["suites"][suite];
-    x << "  <testsuite name=\"" << xml(suite) << "\" tests=\"" << c.tests << "\" failures=\"" << c.failures
-      << "\" errors=\"0\" skipped=\"" << c.skipped << "\" time=\"" << fmt_num(c.time, "%.3f") << "\" timestamp=\""
-      << xml(s.value("created", "")) << "\">\n    <properties>\n";
-    for (const char* k : {"tasks", "judged", "compile_rate", "correct_rate", "geomean_speedup_correct",
-                          "geomean_speedup_all", "aka_score_mean", "faster"})
-      if (m.contains(k) && !m[k].is_null())
-        x << "      <property name=\"" << k << "\" value=\"" << xml(value_text(m[k])) << "\"/>\n";
-    if (s.contains("notice") && s["notice"].is_string())
-      x << "      <property name=\"notice\" value=\"" << xml(s["notice"].get<std::string>()) << "\"/>\n";
-    x << "    </properties>\n" << cases[suite] << "  </testsuite>\n";
-  }
+  for (const auto& [suite, c] : counts) write_suite(x, s, suite, c, cases[suite]);
   x << "</testsuites>\n";
   return x.str();
 }

@@ -143,23 +143,16 @@ double aka_points(bool compiled, bool correct, double speedup) {
   return 120 + 100 * speedup;
 }
 
-TaskScore score_task(const std::string& suite, const std::string& task,
-                     const std::map<std::string, const GateResult*>& gates) {
-  TaskScore t;
-  t.suite = suite;
-  t.task = task;
-  t.id = suite + "/" + task;
-  t.speedup = t.ci_low = t.ci_high = t.fraction_of_peak = kNaN;
-  static const GateResult kMissing;
-  auto gate = [&](const std::string& name) -> const GateResult& {
-    auto it = gates.find(name);
-    return it == gates.end() || !it->second ? kMissing : *it->second;
-  };
+namespace {
+
+// Every gate's view (agent and profile only when they ran), and the profile's bottleneck classes.
+void read_gate_views(const std::map<std::string, const GateResult*>& gates, const GateResult& profile,
+                     TaskScore& t) {
   for (const auto& name : kGates)
     if (gates.count(name) && gates.at(name)) t.gates[name] = view_of(*gates.at(name));
     else if (name != "agent" && name != "profile") t.gates[name] = GateView{};
-  if (gates.count("profile") && gates.at("profile") && gate("profile").profile) {
-    for (const auto& [side, p] : gate("profile").profile->sides) t.bottleneck[side] = p.bottleneck;
+  if (gates.count("profile") && gates.at("profile") && profile.profile) {
+    for (const auto& [side, p] : profile.profile->sides) t.bottleneck[side] = p.bottleneck;
     if (!t.bottleneck.empty()) {
       std::string line = "profile:";
       for (const auto& [side, cls] : t.bottleneck) line += " " + side + " " + cls + ";";
@@ -167,21 +160,36 @@ TaskScore score_task(const std::string& suite, const std::string& task,
       t.notes.push_back(line);
     }
   }
-  t.agent_seconds = kNaN;
-  if (gates.count("agent") && gates.at("agent")) {
-    // The step passes whenever the runner worked; how the agent itself ended is in its result.
-    const GateResult& a = gate("agent");
-    t.agent = a.outcome == Outcome::passed && a.agent ? a.agent->agent_status : outcome_name(a.outcome);
-    if (a.agent) t.agent_seconds = a.agent->seconds;  // without its result the notes say why
-    if (t.agent != "passed" && t.agent != "finished") {
-      char secs[48] = "";
-      if (std::isfinite(t.agent_seconds)) std::snprintf(secs, sizeof secs, " after %.0f s", t.agent_seconds);
-      t.notes.push_back("agent: " + t.agent + secs + "; the gates judged what it left");
-    }
-  }
+}
 
-  const GateResult &compile = gate("compile"), &seen = gate("correct_seen"), &unseen = gate("correct_unseen"),
-                   &perf = gate("perf");
+// How the agent ended, and how long it took; a note when it did not finish.
+void read_agent(const std::map<std::string, const GateResult*>& gates, const GateResult& a, TaskScore& t) {
+  t.agent_seconds = kNaN;
+  if (!gates.count("agent") || !gates.at("agent")) return;
+  // The step passes whenever the runner worked; how the agent itself ended is in its result.
+  t.agent = a.outcome == Outcome::passed && a.agent ? a.agent->agent_status : outcome_name(a.outcome);
+  if (a.agent) t.agent_seconds = a.agent->seconds;  // without its result the notes say why
+  if (t.agent != "passed" && t.agent != "finished") {
+    char secs[48] = "";
+    if (std::isfinite(t.agent_seconds)) std::snprintf(secs, sizeof secs, " after %.0f s", t.agent_seconds);
+    t.notes.push_back("agent: " + t.agent + secs + "; the gates judged what it left");
+  }
+}
+
+// A perf gate that failed only on confirmed slowdowns still measured a speedup that counts.
+bool perf_speedup_counts(const GateResult& perf, double speedup) {
+  if (!std::isfinite(speedup) || speedup <= 0) return false;
+  if (perf.outcome == Outcome::passed) return true;
+  if (perf.outcome != Outcome::failed) return false;
+  auto f = perf_failures(perf);
+  return !f.empty() && std::all_of(f.begin(), f.end(), [](const std::string& s) {
+    return s.rfind(kSlowerPrefix, 0) == 0;
+  });
+}
+
+// compiled, correct on seen and unseen configurations, the perf gate's numbers and correct overall.
+void read_verdicts(const GateResult& compile, const GateResult& seen, const GateResult& unseen,
+                   const GateResult& perf, TaskScore& t) {
   t.compiled = compile.outcome == Outcome::passed;
   for (const auto& l : compile.record.labels) t.candidate_fallback |= l == "candidate_fallback";
   if (t.candidate_fallback)
@@ -195,19 +203,13 @@ TaskScore score_task(const std::string& suite, const std::string& task,
     t.notes.push_back("compile: not in the Test.xml files; compiled inferred from a passing correctness gate");
   }
   if (perf.outcome == Outcome::passed || perf.outcome == Outcome::failed) read_perf(perf, t);
-  if (std::isfinite(t.speedup) && t.speedup > 0) {
-    if (perf.outcome == Outcome::passed) {
-      t.perf_valid = true;
-    } else if (perf.outcome == Outcome::failed) {
-      auto f = perf_failures(perf);
-      t.perf_valid = !f.empty() && std::all_of(f.begin(), f.end(), [](const std::string& s) {
-        return s.rfind(kSlowerPrefix, 0) == 0;
-      });
-    }
-  }
+  t.perf_valid = perf_speedup_counts(perf, t.speedup);
   t.correct = t.correct_seen && t.correct_unseen && t.perf_valid;
+}
 
-  // Is the outcome settled, or did a skipped or absent gate leave it open?
+// Is the outcome settled, or did a skipped or absent gate leave it open? (judged, unjudged_reason)
+void settle_judged(const GateResult& compile, const GateResult& seen, const GateResult& unseen,
+                   const GateResult& perf, TaskScore& t) {
   auto open = [&](const char* name, const GateResult& g) {
     t.judged = false;
     t.unjudged_reason = std::string(name) + " " + outcome_name(g.outcome);
@@ -238,9 +240,16 @@ TaskScore score_task(const std::string& suite, const std::string& task,
     t.judged = false;
     t.unjudged_reason = "perf passed but recorded no speedup (no result file with one)";
   }
-  t.aka_score = aka_points(t.compiled, t.correct, t.speedup);
+}
 
-  // Errors: the first lines of each gate that did not pass; not-run gates in one line.
+std::string join_commas(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// Errors: the first lines of each gate that did not pass; not-run and skipped gates in one line each.
+void collect_errors(const std::map<std::string, const GateResult*>& gates, const GateResult& perf, TaskScore& t) {
   std::vector<std::string> not_run, skipped;
   std::string not_run_why, skipped_why;
   for (const std::string& name : {std::string("agent"), std::string("compile"), std::string("correct_seen"),
@@ -265,19 +274,38 @@ TaskScore score_task(const std::string& suite, const std::string& task,
     if (!g.result_problem.empty()) t.notes.push_back(name + ": " + g.result_problem);
     if (g.files.size() > 1) t.notes.push_back(name + ": recorded in " + std::to_string(g.files.size()) + " Test.xml files");
   }
-  auto join = [](const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-    return s;
-  };
-  if (!not_run.empty()) t.errors.push_back(join(not_run) + ": not run (" + one_line(not_run_why) + ")");
+  if (!not_run.empty()) t.errors.push_back(join_commas(not_run) + ": not run (" + one_line(not_run_why) + ")");
   if (skipped_why.rfind("SKIPPED: ", 0) == 0) skipped_why = skipped_why.substr(9);
   if (!skipped.empty()) {
     t.skip_reason = one_line(skipped_why);
-    t.notes.push_back(join(skipped) + ": skipped (" + t.skip_reason + ")");
+    t.notes.push_back(join_commas(skipped) + ": skipped (" + t.skip_reason + ")");
   }
   if (perf.outcome == Outcome::passed && !std::isfinite(t.speedup))
     t.errors.push_back("perf: passed but no speedup was recorded (no result file with one)");
+}
+
+}  // namespace
+
+TaskScore score_task(const std::string& suite, const std::string& task,
+                     const std::map<std::string, const GateResult*>& gates) {
+  TaskScore t;
+  t.suite = suite;
+  t.task = task;
+  t.id = suite + "/" + task;
+  t.speedup = t.ci_low = t.ci_high = t.fraction_of_peak = kNaN;
+  static const GateResult kMissing;
+  auto gate = [&](const std::string& name) -> const GateResult& {
+    auto it = gates.find(name);
+    return it == gates.end() || !it->second ? kMissing : *it->second;
+  };
+  read_gate_views(gates, gate("profile"), t);
+  read_agent(gates, gate("agent"), t);
+  const GateResult &compile = gate("compile"), &seen = gate("correct_seen"), &unseen = gate("correct_unseen"),
+                   &perf = gate("perf");
+  read_verdicts(compile, seen, unseen, perf, t);
+  settle_judged(compile, seen, unseen, perf, t);
+  t.aka_score = aka_points(t.compiled, t.correct, t.speedup);
+  collect_errors(gates, perf, t);
   return t;
 }
 

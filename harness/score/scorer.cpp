@@ -58,19 +58,12 @@ json metric_definitions() {
   };
 }
 
-json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::vector<std::string>& result_dirs,
-                          const std::string& run_name, bool allow_mixed_seeds) {
-  std::vector<TestXml> files;
-  files.reserve(xml_paths.size());
-  for (const auto& p : xml_paths) files.push_back(read_test_xml(p));
-  // Shards of one run were configured alike; a different seed means different unseen configurations.
-  const std::string mixed_seeds = describe_mixed_fuzz_seeds(files, result_dirs);
-  if (!mixed_seeds.empty() && !allow_mixed_seeds)
-    throw InputError("these Test.xml files are not shards of one run: their correctness gates used different fuzz "
-                     "seeds (" + mixed_seeds + "), so their unseen configurations differ. Configure every shard "
-                     "with the same -DARENA_FUZZ_SEED, or pass --allow-mixed-seeds to score them together anyway");
+namespace {
 
-  MergeReport merge;
+// Every Test.xml file's gate tests, merged over shards, each with its result JSON attached.
+std::map<std::string, GateResult> merged_gates(const std::vector<TestXml>& files,
+                                               const std::vector<std::string>& xml_paths,
+                                               const std::vector<std::string>& result_dirs, MergeReport& merge) {
   std::map<std::string, GateResult> gates = merge_gate_tests(files, &merge);
   if (gates.empty()) {
     std::string list;
@@ -79,8 +72,11 @@ json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::
                             "in these Test.xml files");
   }
   for (auto& [name, g] : gates) attach_result_json(g, name, result_dirs);
+  return gates;
+}
 
-  // Group by task, in name order.
+// One score per task, its gates grouped by task in name order.
+std::vector<TaskScore> score_tasks(const std::map<std::string, GateResult>& gates) {
   std::map<std::string, std::map<std::string, const GateResult*>> by_task;
   std::map<std::string, std::pair<std::string, std::string>> names;
   for (const auto& [name, g] : gates) {
@@ -91,18 +87,11 @@ json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::
   }
   std::vector<TaskScore> tasks;
   for (const auto& [id, tg] : by_task) tasks.push_back(score_task(names[id].first, names[id].second, tg));
+  return tasks;
+}
 
-  std::map<std::string, std::vector<const TaskScore*>> per_suite;
-  std::vector<const TaskScore*> all;
-  json task_list = json::array();
-  for (const auto& t : tasks) {
-    per_suite[t.suite].push_back(&t);
-    all.push_back(&t);
-    task_list.push_back(task_to_json(t));
-  }
-  json suites = json::object();
-  for (const auto& [suite, ts] : per_suite) suites[suite] = metrics_to_json(compute_metrics(ts));
-
+// What each Test.xml file was: where and when it ran, and how many of its tests are gates.
+json inputs_json(const std::vector<TestXml>& files, const std::vector<std::string>& result_dirs) {
   json inputs = json::array();
   for (const auto& f : files) {
     int gate_tests = 0;
@@ -121,7 +110,13 @@ json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::
                       {"gate_tests", gate_tests},
                       {"fuzz_seeds", fuzz_seeds(f, result_dirs)}});
   }
-  json warnings = json::array();
+  return inputs;
+}
+
+// Warnings about the inputs themselves: mixed seeds, result files not used, conflicting
+// outcomes, perf gates measured on more than one device.
+void add_input_warnings(const std::string& mixed_seeds, const std::vector<TaskScore>& tasks,
+                        const MergeReport& merge, json& warnings) {
   if (!mixed_seeds.empty())
     warnings.push_back("the Test.xml files used different fuzz seeds (" + mixed_seeds +
                        "): unseen configurations differ between tasks (--allow-mixed-seeds)");
@@ -145,11 +140,10 @@ json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::
     warnings.push_back("perf gates measured on " + std::to_string(devices.size()) + " different devices (" + list +
                        "): each speedup is over the baseline on the same device, but the totals mix devices");
   }
-  Metrics overall = compute_metrics(all);
-  // One reason for every skipped GPU gate (no GPU, say): said once, not per task.
-  std::map<std::string, int> skip_reasons;
-  for (const auto& t : tasks)
-    if (!t.skip_reason.empty()) skip_reasons[t.skip_reason]++;
+}
+
+// The notice when no GPU gate ran (only compilation was judged), else a warning on unjudged tasks.
+std::string no_gpu_notice(const Metrics& overall, const std::map<std::string, int>& skip_reasons, json& warnings) {
   std::string notice;
   if (overall.gpu_judged == 0 && overall.skipped_gates > 0) {
     const bool no_gpu = skip_reasons.size() == 1 && skip_reasons.begin()->first.find("GPU") != std::string::npos;
@@ -165,18 +159,63 @@ json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::
                        " task(s) could not be judged (gates skipped or absent): they count as not correct, and have "
                        "no points");
   }
-  if (skip_reasons.size() == 1) {
-    if (notice.empty())
-      warnings.push_back(std::to_string(skip_reasons.begin()->second) + " task(s) had GPU gates skipped: " +
-                         skip_reasons.begin()->first);
-    const std::string said = "skipped (" + skip_reasons.begin()->first + ")";
-    for (auto& j : task_list) {  // the reason is said once above; each task keeps which gates skipped
-      for (auto& n : j["notes"])
-        if (n.get<std::string>().size() > said.size() &&
-            n.get<std::string>().compare(n.get<std::string>().size() - said.size(), said.size(), said) == 0)
-          n = n.get<std::string>().substr(0, n.get<std::string>().size() - said.size()) + "skipped";
-    }
+  return notice;
+}
+
+// One reason for every skipped GPU gate (no GPU, say) is said once, not per task: each task's
+// note keeps which of its gates skipped.
+void say_skip_reason_once(const std::map<std::string, int>& skip_reasons, const std::string& notice, json& warnings,
+                          json& task_list) {
+  if (skip_reasons.size() != 1) return;
+  if (notice.empty())
+    warnings.push_back(std::to_string(skip_reasons.begin()->second) + " task(s) had GPU gates skipped: " +
+                       skip_reasons.begin()->first);
+  const std::string said = "skipped (" + skip_reasons.begin()->first + ")";
+  for (auto& j : task_list) {
+    for (auto& n : j["notes"])
+      if (n.get<std::string>().size() > said.size() &&
+          n.get<std::string>().compare(n.get<std::string>().size() - said.size(), said.size(), said) == 0)
+        n = n.get<std::string>().substr(0, n.get<std::string>().size() - said.size()) + "skipped";
   }
+}
+
+}  // namespace
+
+json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::vector<std::string>& result_dirs,
+                          const std::string& run_name, bool allow_mixed_seeds) {
+  std::vector<TestXml> files;
+  files.reserve(xml_paths.size());
+  for (const auto& p : xml_paths) files.push_back(read_test_xml(p));
+  // Shards of one run were configured alike; a different seed means different unseen configurations.
+  const std::string mixed_seeds = describe_mixed_fuzz_seeds(files, result_dirs);
+  if (!mixed_seeds.empty() && !allow_mixed_seeds)
+    throw InputError("these Test.xml files are not shards of one run: their correctness gates used different fuzz "
+                     "seeds (" + mixed_seeds + "), so their unseen configurations differ. Configure every shard "
+                     "with the same -DARENA_FUZZ_SEED, or pass --allow-mixed-seeds to score them together anyway");
+
+  MergeReport merge;
+  const std::map<std::string, GateResult> gates = merged_gates(files, xml_paths, result_dirs, merge);
+  const std::vector<TaskScore> tasks = score_tasks(gates);
+
+  std::map<std::string, std::vector<const TaskScore*>> per_suite;
+  std::vector<const TaskScore*> all;
+  json task_list = json::array();
+  for (const auto& t : tasks) {
+    per_suite[t.suite].push_back(&t);
+    all.push_back(&t);
+    task_list.push_back(task_to_json(t));
+  }
+  json suites = json::object();
+  for (const auto& [suite, ts] : per_suite) suites[suite] = metrics_to_json(compute_metrics(ts));
+
+  json warnings = json::array();
+  add_input_warnings(mixed_seeds, tasks, merge, warnings);
+  Metrics overall = compute_metrics(all);
+  std::map<std::string, int> skip_reasons;
+  for (const auto& t : tasks)
+    if (!t.skip_reason.empty()) skip_reasons[t.skip_reason]++;
+  const std::string notice = no_gpu_notice(overall, skip_reasons, warnings);
+  say_skip_reason_once(skip_reasons, notice, warnings, task_list);
   int fallbacks = 0;
   for (const auto& t : tasks) fallbacks += t.candidate_fallback;
   if (fallbacks)
@@ -187,7 +226,7 @@ json score_test_xml_files(const std::vector<std::string>& xml_paths, const std::
           {"tool", "arena-score"},
           {"run", run_name},
           {"created", utc_now()},
-          {"inputs", inputs},
+          {"inputs", inputs_json(files, result_dirs)},
           {"ignored_tests", merge.ignored_tests},
           {"definitions", metric_definitions()},
           {"overall", metrics_to_json(overall)},

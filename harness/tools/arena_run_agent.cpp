@@ -98,19 +98,29 @@ std::vector<std::string> changes(const std::map<std::string, std::string>& befor
   return out;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The command line: the options, and where the agent's command starts in argv.
+struct Options {
   double timeout_s = -1;
   std::string log_dir, workdir, result_path, candidate, take_to, check_fifo;
   std::vector<std::string> env, records;
   bool sandboxed = false;
   int cmd_at = -1;
+};
+
+// --record takes agent=, model= or task=.
+void check_record(const std::string& r) {
+  const std::string key = r.substr(0, r.find('='));
+  if (r.find('=') == std::string::npos) usage(("--record " + r + ": not KEY=VALUE").c_str());
+  if (key != "agent" && key != "model" && key != "task") usage(("--record " + key + ": records agent, model or task").c_str());
+}
+
+Options parse_options(int argc, char** argv) {
+  Options o;
   // Options that take a value: where it goes (--env and --record may be given again).
-  const std::map<std::string, std::string*> single = {{"--log-dir", &log_dir},     {"--workdir", &workdir},
-                                                      {"--result", &result_path},  {"--candidate", &candidate},
-                                                      {"--take-to", &take_to},   {"--check-log", &check_fifo}};
-  const std::map<std::string, std::vector<std::string>*> repeated = {{"--env", &env}, {"--record", &records}};
+  const std::map<std::string, std::string*> single = {{"--log-dir", &o.log_dir},     {"--workdir", &o.workdir},
+                                                      {"--result", &o.result_path},  {"--candidate", &o.candidate},
+                                                      {"--take-to", &o.take_to},   {"--check-log", &o.check_fifo}};
+  const std::map<std::string, std::vector<std::string>*> repeated = {{"--env", &o.env}, {"--record", &o.records}};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -118,116 +128,146 @@ int main(int argc, char** argv) {
       return argv[++i];
     };
     if (a == "--") {
-      cmd_at = i + 1;
+      o.cmd_at = i + 1;
       break;
     } else if (a == "--timeout-s") {
-      timeout_s = std::atof(value().c_str());
+      o.timeout_s = std::atof(value().c_str());
     } else if (a == "--sandboxed") {
-      sandboxed = true;
+      o.sandboxed = true;
     } else if (single.count(a)) {
       *single.at(a) = value();
     } else if (repeated.count(a)) {
       repeated.at(a)->push_back(value());
-      if (a == "--record") {
-        const std::string& r = records.back();
-        const std::string key = r.substr(0, r.find('='));
-        if (r.find('=') == std::string::npos) usage(("--record " + r + ": not KEY=VALUE").c_str());
-        if (key != "agent" && key != "model" && key != "task")
-          usage(("--record " + key + ": records agent, model or task").c_str());
-      }
+      if (a == "--record") check_record(o.records.back());
     } else {
       usage(("unknown option " + a).c_str());
     }
   }
-  if (cmd_at < 0 || cmd_at >= argc) usage("no command after --");
-  if (timeout_s <= 0 || log_dir.empty() || workdir.empty() || result_path.empty()) usage("missing a required option");
-  if (candidate.empty() != take_to.empty()) usage("--candidate and --take-to go together");
-  std::filesystem::create_directories(log_dir);
-  const auto before = candidate.empty() ? std::map<std::string, std::string>{} : snapshot(workdir);
-  arena::CheckLog checks(check_fifo, workdir, candidate, log_dir);
+  if (o.cmd_at < 0 || o.cmd_at >= argc) usage("no command after --");
+  if (o.timeout_s <= 0 || o.log_dir.empty() || o.workdir.empty() || o.result_path.empty())
+    usage("missing a required option");
+  if (o.candidate.empty() != o.take_to.empty()) usage("--candidate and --take-to go together");
+  return o;
+}
 
-  arena::AgentResult r;
-  r.header.gate = "agent";
-  r.header.started = arena::utc_now();
-  r.command.assign(argv + cmd_at, argv + argc);
-  r.timeout_s = timeout_s;
-  auto t0 = Clock::now();
+// Forks the agent's command into a process group of its own, in the workdir, with its output
+// in the log folder and no terminal; returns its pid (= its group).
+pid_t start_agent(const Options& o, char** argv) {
   pid_t pid = fork();
   if (pid < 0) usage("fork failed");
   if (pid == 0) {
     setpgid(0, 0);  // a group of its own: every descendant can be found and ended
-    int out = open((log_dir + "/stdout.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int err = open((log_dir + "/stderr.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int out = open((o.log_dir + "/stdout.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int err = open((o.log_dir + "/stderr.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     int in = open("/dev/null", O_RDONLY);  // agents must not wait for a terminal
-    if (out < 0 || err < 0 || in < 0 || chdir(workdir.c_str()) != 0) _exit(126);
+    if (out < 0 || err < 0 || in < 0 || chdir(o.workdir.c_str()) != 0) _exit(126);
     dup2(in, 0);
     dup2(out, 1);
     dup2(err, 2);
-    for (const auto& e : env) putenv(strdup(e.c_str()));
-    execvp(argv[cmd_at], argv + cmd_at);
-    std::fprintf(stderr, "arena-run-agent: cannot run %s: %s\n", argv[cmd_at], std::strerror(errno));
+    for (const auto& e : o.env) putenv(strdup(e.c_str()));
+    execvp(argv[o.cmd_at], argv + o.cmd_at);
+    std::fprintf(stderr, "arena-run-agent: cannot run %s: %s\n", argv[o.cmd_at], std::strerror(errno));
     _exit(127);
   }
   setpgid(pid, pid);  // also here, so the group exists before we might signal it
+  return pid;
+}
 
+// How the agent's process ended.
+struct AgentEnd {
   int status = 0;
   bool timed_out = false;
+  bool leftovers = false;  // processes of its group were still running and were killed
+};
+
+// Waits for the agent (reading its self-check log meanwhile) until it exits or the deadline
+// passes, then ends its whole group.
+AgentEnd wait_for_agent(pid_t pid, double timeout_s, Clock::time_point t0, arena::CheckLog& checks) {
+  AgentEnd end;
   for (;;) {
-    pid_t w = waitpid(pid, &status, WNOHANG);
+    pid_t w = waitpid(pid, &end.status, WNOHANG);
     checks.poll();
     if (w == pid) break;
     if (std::chrono::duration<double>(Clock::now() - t0).count() > timeout_s) {
-      timed_out = true;
+      end.timed_out = true;
       terminate_group(pid, 5.0);
-      waitpid(pid, &status, 0);
+      waitpid(pid, &end.status, 0);
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   // Whatever the agent started and left running (servers, watchers, sleeping children) ends too.
-  bool leftovers = terminate_group(pid, 2.0);
-  checks.finish();
-  if (!check_fifo.empty()) std::printf("self-checks recorded: %d (%s/checks.jsonl)\n", checks.calls(), log_dir.c_str());
+  end.leftovers = terminate_group(pid, 2.0);
+  return end;
+}
 
-  r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  r.timed_out = timed_out;
-  r.killed_leftover_processes = leftovers;
+// The run's outcome and the recorded agent, model and task, into the result; says how it ended.
+void record_end(const Options& o, const AgentEnd& end, arena::AgentResult& r) {
+  const int status = end.status;
+  r.timed_out = end.timed_out;
+  r.killed_leftover_processes = end.leftovers;
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
-  r.agent_status = timed_out ? "timed_out" : (WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "finished" : "failed");
-  r.sandboxed = sandboxed;
-  for (const auto& kv : records) {
+  r.agent_status = end.timed_out ? "timed_out" : (WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "finished" : "failed");
+  r.sandboxed = o.sandboxed;
+  for (const auto& kv : o.records) {
     const std::string key = kv.substr(0, kv.find('=')), v = kv.substr(kv.find('=') + 1);
     (key == "agent" ? r.agent : key == "model" ? r.model : r.header.task) = v;
   }
   std::printf("agent %s after %.1f s%s%s\n", r.agent_status.c_str(), r.seconds,
               WIFEXITED(status) ? (" (exit " + std::to_string(WEXITSTATUS(status)) + ")").c_str() : "",
-              leftovers ? "; leftover processes were killed" : "");
-  if (!candidate.empty()) {
-    // Only the declared candidate file is taken; every other change is listed and ignored.
-    namespace fs = std::filesystem;
-    std::vector<std::string> ignored;
-    bool changed = false;
-    for (const auto& c : changes(before, snapshot(workdir))) {
-      if (c == "modified " + candidate) changed = true;
-      else ignored.push_back(c);
-    }
-    std::error_code ec;
-    fs::create_directories(take_to);
-    // A link is not taken: it could point the unconfined driver at files the agent may not read.
-    const bool taken = fs::is_regular_file(fs::symlink_status(fs::path(workdir) / candidate, ec)) &&
-                       fs::copy_file(fs::path(workdir) / candidate, fs::path(take_to) / candidate,
-                                     fs::copy_options::overwrite_existing, ec);
-    r.candidate_taken = taken;
-    r.candidate_changed = changed;
-    r.ignored_changes = ignored;
-    std::printf("candidate changed: %s\n", changed ? "true" : "false");
-    for (const auto& c : ignored) std::printf("  ignored change (only %s is taken): %s\n", candidate.c_str(), c.c_str());
-    if (!taken) std::printf("  the agent left no %s: the compile gate will fail\n", candidate.c_str());
+              end.leftovers ? "; leftover processes were killed" : "");
+}
+
+// Only the declared candidate file is taken; every other change is listed and ignored.
+void take_candidate(const Options& o, const std::map<std::string, std::string>& before, arena::AgentResult& r) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> ignored;
+  bool changed = false;
+  for (const auto& c : changes(before, snapshot(o.workdir))) {
+    if (c == "modified " + o.candidate) changed = true;
+    else ignored.push_back(c);
   }
+  std::error_code ec;
+  fs::create_directories(o.take_to);
+  // A link is not taken: it could point the unconfined driver at files the agent may not read.
+  const bool taken = fs::is_regular_file(fs::symlink_status(fs::path(o.workdir) / o.candidate, ec)) &&
+                     fs::copy_file(fs::path(o.workdir) / o.candidate, fs::path(o.take_to) / o.candidate,
+                                   fs::copy_options::overwrite_existing, ec);
+  r.candidate_taken = taken;
+  r.candidate_changed = changed;
+  r.ignored_changes = ignored;
+  std::printf("candidate changed: %s\n", changed ? "true" : "false");
+  for (const auto& c : ignored) std::printf("  ignored change (only %s is taken): %s\n", o.candidate.c_str(), c.c_str());
+  if (!taken) std::printf("  the agent left no %s: the compile gate will fail\n", o.candidate.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse_options(argc, argv);
+  std::filesystem::create_directories(o.log_dir);
+  const auto before = o.candidate.empty() ? std::map<std::string, std::string>{} : snapshot(o.workdir);
+  arena::CheckLog checks(o.check_fifo, o.workdir, o.candidate, o.log_dir);
+
+  arena::AgentResult r;
+  r.header.gate = "agent";
+  r.header.started = arena::utc_now();
+  r.command.assign(argv + o.cmd_at, argv + argc);
+  r.timeout_s = o.timeout_s;
+  auto t0 = Clock::now();
+  const pid_t pid = start_agent(o, argv);
+  const AgentEnd end = wait_for_agent(pid, o.timeout_s, t0, checks);
+  checks.finish();
+  if (!o.check_fifo.empty())
+    std::printf("self-checks recorded: %d (%s/checks.jsonl)\n", checks.calls(), o.log_dir.c_str());
+
+  r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  record_end(o, end, r);
+  if (!o.candidate.empty()) take_candidate(o, before, r);
   // The step itself worked whatever the agent did: the gates judge what it left.
   r.header.status = arena::Status::Passed;
   r.header.finished = arena::utc_now();
-  arena::write_json_atomic(result_path, r);
+  arena::write_json_atomic(o.result_path, r);
   return 0;
 }

@@ -37,14 +37,18 @@ for b in "$root"/build/test-nvidia "$root"/build/test-amd; do
   [ -x "$b/harness/arena-spec" ] && { spec_tool="$b/harness/arena-spec"; break; }
 done
 if [ -z "$spec_tool" ]; then
-  srcs=("$root/harness/tools/arena_spec.cpp" "$root/harness/src/task_spec.cpp" "$root/harness/src/expr.cpp"
-        "$root/harness/src/dtype.cpp")
+  # The same sources as configure's checker (cmake/ArenaTasks.cmake).
+  srcs=("$root/harness/tools/arena_spec.cpp")
+  for f in task_spec task_spec_fields task_spec_bindings task_spec_read expr dtype fuzz inputs parallel_host \
+           host_pool compare gate_memory; do
+    srcs+=("$root/harness/src/$f.cpp")
+  done
   key=$(cat "${srcs[@]}" "$root"/harness/src/*.h | cksum | cut -d' ' -f1)
   spec_tool="${XDG_CACHE_HOME:-$HOME/.cache}/kernelarena/arena-spec-$key"
   if [ ! -x "$spec_tool" ]; then
     echo "      (no built arena-spec: compiling one from the harness's sources into $spec_tool)"
     mkdir -p "$(dirname "$spec_tool")"
-    ${CXX:-g++} -std=c++17 -O1 -I "$root/harness/src" "${srcs[@]}" -o "$spec_tool.partial" &&
+    ${CXX:-g++} -std=c++17 -O1 -pthread -I "$root/harness/src" "${srcs[@]}" -o "$spec_tool.partial" &&
       mv "$spec_tool.partial" "$spec_tool" || { echo "cannot build the spec checker" >&2; exit 2; }
   fi
 fi
