@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 
+from arena_kernelbench.common import sanitize  # noqa: E402
 from arena_kernelbench.resources import child_env, threads_per_job, visible_gpus  # noqa: E402
 
 PROG = "arena-import-kernelbench"
@@ -77,11 +78,17 @@ def import_one(tool, problem, out, timeout_s, extra, where="the CPU", stop_at=No
         return problem, False, NOT_ATTEMPTED, 0.0
     # No import runs past the batch's end: one cut off there is not finished, not refused.
     limit = timeout_s if stop_at is None else min(timeout_s, stop_at - t0)
+    wrote = os.path.join(out, sanitize(os.path.splitext(os.path.basename(problem))[0]))
+    new_task = "--name" not in extra and not os.path.exists(wrote)
     try:
         with (slots.env() if slots else contextlib.nullcontext(None)) as env:
             r = subprocess.run([sys.executable, tool, problem, "--out", out] + extra, capture_output=True,
                                text=True, timeout=limit, env=env)
     except subprocess.TimeoutExpired:
+        # Stopped after it published its task (an atomic rename, its last step) but before it
+        # said so: the task is whole, and imported.
+        if new_task and os.path.isfile(os.path.join(wrote, "task.json")):
+            return problem, True, wrote, time.time() - t0
         if limit < timeout_s:
             return problem, False, CUT_OFF, time.time() - t0
         return problem, False, f"took longer than {timeout_s:g} s (probing the model on {where})", time.time() - t0

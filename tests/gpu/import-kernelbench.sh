@@ -72,6 +72,7 @@ echo "configured and built after $(( $(date +%s) - t0 )) s"
 
 stop=$(date -d "@$(( t0 + budget ))" +%H:%M:%S)
 test_timeout=${TEST_TIMEOUT_S:-120}
+fails=$out/eager_correct-failures.txt
 (cd $build && ctest -L '^selftest$' -R '/eager_correct$' -j "$test_jobs" --timeout "$test_timeout" \
   --stop-time "$stop" --resource-spec-file arena_resources.json) >"$out/ctest-eager_correct.log" 2>&1
 for level in level1 level2; do
@@ -87,12 +88,13 @@ for level in level1 level2; do
       # --stop-time shortens every test's limit to the budget's end: a timeout before the test's
       # own limit is the budget's, not the task's.
       *"Timeout"*) if (( ${secs:-0} + 1 < test_timeout )); then cut=$(( cut + 1 )); else
-                     failed=$(( failed + 1 )); echo "  $level $task: ${line##*eager_correct }" >>"$out/eager_correct-failures.txt"; fi ;;
-      *) failed=$(( failed + 1 )); echo "  $level $task: ${line##*eager_correct }" >>"$out/eager_correct-failures.txt" ;;
+                     failed=$(( failed + 1 )); echo "  $level $task: ${line##*eager_correct }" >>"$fails"; fi ;;
+      *) failed=$(( failed + 1 )); echo "  $level $task: ${line##*eager_correct }" >>"$fails" ;;
     esac
   done <"$out/tasks-$level.txt"
   echo "$level: $(grep -oE '[0-9]+ of [0-9]+ imported' "$out/import-$level.log"), baseline correct (eager_correct) on" \
-       "$passed of $n, failed on $failed, not run $(( n - passed - failed )) (of which cut off by the budget's end: $cut)"
+       "$passed of $n, failed on $failed, not run $(( n - passed - failed ))" \
+       "(of which cut off by the budget's end: $cut)"
 done
-[ -f "$out/eager_correct-failures.txt" ] && cat "$out/eager_correct-failures.txt"
+[ -f "$fails" ] && cat "$fails"
 echo "the refusals: $out/IMPORT_REPORT-level1.md, $out/IMPORT_REPORT-level2.md; wall $(( $(date +%s) - t0 )) s"
