@@ -3,6 +3,7 @@ PyTorch sees one, else on the CPU (or PyTorch's meta device where only shapes ma
 module-level size variables set."""
 import ast
 import contextlib
+import copy
 import importlib.util
 import inspect
 import math
@@ -15,7 +16,6 @@ import warnings
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
-from torch.nn.utils.stateless import functional_call  # torch.func's is newer than Debian's PyTorch
 from torch.utils._pytree import tree_flatten
 
 from .common import DeviceFault, ProbeError, Refusal, first_line, short
@@ -188,13 +188,12 @@ def check_inner_sizes(model, fwd, state):
     ProbeTooLarge when it makes a tensor over PROBE_MAX_INNER or does more than PROBE_MAX_FLOPS;
     a model that fails on the meta device is left to the real run."""
     limit = max([PROBE_MAX_INNER] + [8 * t.numel() for t in list(fwd) + list(state.values())])
-    named = dict(model.named_parameters())
-    named.update(model.named_buffers())
     watch = _Watch()
     try:
-        meta = {k: v.detach().to("meta") for k, v in named.items()}
+        # A copy: whatever forward() keeps on the module (a cached mask) stays off the real model.
+        clone = copy.deepcopy(model).to("meta")
         with watch:
-            functional_call(model, meta, tuple(t.to("meta") for t in fwd))
+            clone(*[t.to("meta") for t in fwd])
     except ProbeTooLarge:  # size_guard: a meta kernel asked torch.empty for a huge tensor
         raise
     except Exception:  # noqa: BLE001 an op without a meta kernel, or one that reads data
