@@ -9,14 +9,21 @@ The tasks go to DIR/<name>/ as a single import writes them; the report (Markdown
 --report (default DIR/IMPORT_REPORT.md) and its summary to the terminal. --min-imported N
 (once per folder, in order) makes the exit status 1 when a folder imports fewer. --stop-after-s S
 starts no import after S seconds of the batch: the problems left are reported as not attempted
-(a run that must end in time, e.g. tests/gpu/import-kernelbench.sh)."""
+(a run that must end in time, e.g. tests/gpu/import-kernelbench.sh), and one still running then is
+stopped and reported as not finished. Each import gets its share of the CPU cores as threads
+(cores // jobs) and, where PyTorch sees several GPUs, one of them in turn."""
 import argparse
 import concurrent.futures
+import contextlib
 import os
+import queue
 import re
 import subprocess
 import sys
 import time
+
+from arena_kernelbench.common import sanitize  # noqa: E402
+from arena_kernelbench.resources import child_env, threads_per_job, visible_gpus  # noqa: E402
 
 PROG = "arena-import-kernelbench"
 
@@ -30,27 +37,60 @@ def problems_in(folder):
 
 
 def probe_place():
-    """Where the imports will run their probes (arena_kernelbench.probe.probe_device)."""
+    """Where the imports will run their probes (arena_kernelbench.probe.probe_device), and how
+    many GPUs they can be spread over (0 for the CPU)."""
     try:
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        from arena_kernelbench.probe import probe_device_name
-        return probe_device_name()
+        from arena_kernelbench.probe import probe_device, probe_device_name
+        import torch
+        return probe_device_name(), (torch.cuda.device_count() if probe_device() == "cuda" else 0)
     except ImportError:  # no PyTorch here: each import says so itself
-        return "the CPU"
+        return "the CPU", 0
 
 
 NOT_ATTEMPTED = "not attempted: the batch's --stop-after-s time had passed"
+CUT_OFF = "not finished: the batch's --stop-after-s time passed during its import"
 
 
-def import_one(tool, problem, out, timeout_s, extra, where="the CPU", stop_at=None):
+class Slots:
+    """One slot per concurrent import: slot i gets GPU i modulo the GPUs (the imports spread over
+    them), and every import its share of the CPU threads (resources.threads_per_job)."""
+
+    def __init__(self, jobs, gpus):
+        self.threads = threads_per_job(jobs)
+        self.gpus = visible_gpus(gpus) if gpus else None
+        self.free = queue.Queue()
+        for i in range(jobs):
+            self.free.put(i)
+
+    @contextlib.contextmanager
+    def env(self):
+        slot = self.free.get()
+        try:
+            yield child_env(self.threads, self.gpus[slot % len(self.gpus)] if self.gpus else None)
+        finally:
+            self.free.put(slot)
+
+
+def import_one(tool, problem, out, timeout_s, extra, where="the CPU", stop_at=None, slots=None):
     """(problem, imported, reason or the task folder, seconds)."""
     t0 = time.time()
     if stop_at is not None and t0 >= stop_at:
         return problem, False, NOT_ATTEMPTED, 0.0
+    # No import runs past the batch's end: one cut off there is not finished, not refused.
+    limit = timeout_s if stop_at is None else min(timeout_s, stop_at - t0)
+    wrote = os.path.join(out, sanitize(os.path.splitext(os.path.basename(problem))[0]))
+    new_task = "--name" not in extra and not os.path.exists(wrote)
     try:
-        r = subprocess.run([sys.executable, tool, problem, "--out", out] + extra, capture_output=True, text=True,
-                           timeout=timeout_s)
+        with (slots.env() if slots else contextlib.nullcontext(None)) as env:
+            r = subprocess.run([sys.executable, tool, problem, "--out", out] + extra, capture_output=True,
+                               text=True, timeout=limit, env=env)
     except subprocess.TimeoutExpired:
+        # Stopped after it published its task (an atomic rename, its last step) but before it
+        # said so: the task is whole, and imported.
+        if new_task and os.path.isfile(os.path.join(wrote, "task.json")):
+            return problem, True, wrote, time.time() - t0
+        if limit < timeout_s:
+            return problem, False, CUT_OFF, time.time() - t0
         return problem, False, f"took longer than {timeout_s:g} s (probing the model on {where})", time.time() - t0
     text = (r.stdout + r.stderr).strip().splitlines()
     if r.returncode == 0:
@@ -75,34 +115,44 @@ def main(argv):
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     a = p.parse_args(argv)
     tool = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "tools", "arena-import-kernelbench")
-    where = probe_place()
+    if a.jobs < 1:
+        print(f"{PROG}: --jobs {a.jobs}: want at least 1", file=sys.stderr)
+        return 2
+    where, gpus = probe_place()
+    slots = Slots(a.jobs, gpus)
     stop_at = None if a.stop_after_s is None else time.time() + a.stop_after_s
-    print(f"{PROG}: the models run on {where} for their probes, {a.jobs} import(s) at a time")
+    spread = f" over {len(slots.gpus)} GPU(s)" if slots.gpus and len(slots.gpus) > 1 else ""
+    print(f"{PROG}: the models run on {where}{spread} for their probes, {a.jobs} import(s) at a time, "
+          f"{slots.threads} CPU thread(s) each")
     extra = [x for s in a.set for x in ("--set", s)]
     os.makedirs(a.out, exist_ok=True)
     lines, failed_floor = [f"# KernelBench import report\n", f"Importer run on {', '.join(a.folders)}; "
                                                                f"{a.timeout_s:.0f} s a problem, {a.jobs} at a "
-                                                               f"time; probes on {where}.\n"], False
+                                                               f"time, {slots.threads} CPU thread(s) each; "
+                                                               f"probes on {where}{spread}.\n"], False
     for i, folder in enumerate(a.folders):
         if not os.path.isdir(folder):
             print(f"{PROG}: {folder}: not a folder", file=sys.stderr)
             return 2
         probs = problems_in(folder)
         with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-            results = list(pool.map(lambda f: import_one(tool, f, a.out, a.timeout_s, extra, where, stop_at),
+            results = list(pool.map(lambda f: import_one(tool, f, a.out, a.timeout_s, extra, where, stop_at, slots),
                                     probs))
         ok = [r for r in results if r[1]]
         skipped = [r for r in results if not r[1] and r[2] == NOT_ATTEMPTED]
-        refused = [r for r in results if not r[1] and r[2] != NOT_ATTEMPTED]
-        head = f"{folder}: {len(ok)} of {len(probs)} imported, {len(refused)} refused" + \
-            (f", {len(skipped)} not attempted (--stop-after-s)" if skipped else "")
+        cut = [r for r in results if not r[1] and r[2] == CUT_OFF]
+        refused = [r for r in results if not r[1] and r[2] not in (NOT_ATTEMPTED, CUT_OFF)]
+        tail = (f", {len(cut)} not finished" if cut else "") + \
+            (f", {len(skipped)} not attempted" if skipped else "") + (" (--stop-after-s)" if cut or skipped else "")
+        head = f"{folder}: {len(ok)} of {len(probs)} imported, {len(refused)} refused" + tail
         print(f"{PROG}: {head}")
         lines += [f"\n## {os.path.basename(os.path.normpath(folder))}: {len(ok)} of {len(probs)} imported"
-                  + (f", {len(skipped)} not attempted (--stop-after-s)" if skipped else "") + "\n",
+                  + tail + "\n",
                   "| problem | refused because |", "|---|---|"]
-        for prob, _, why, _ in refused + skipped:
+        for prob, _, why, _ in refused + cut + skipped:
             name = os.path.basename(prob)
-            print(f"  not attempted {name}" if why == NOT_ATTEMPTED else f"  refused {name}: {why}")
+            print(f"  refused {name}: {why}" if why not in (NOT_ATTEMPTED, CUT_OFF) else
+                  f"  {why.split(':')[0]} {name}")
             lines.append(f"| {name} | {why.replace('|', '/')} |")
         if i < len(a.min_imported) and len(ok) < a.min_imported[i]:
             print(f"FAILED: {folder}: {len(ok)} imported, fewer than {a.min_imported[i]}")

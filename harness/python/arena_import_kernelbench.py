@@ -37,6 +37,16 @@ says so); --keep NAME keeps an int variable at its value, a literal instead of a
 Before writing, the task is loaded by the harness itself (arena_torch) and its float64 oracle
 runs on the smallest configurations.
 
+Probes stay cheap: before a probe runs for real, forward() runs on PyTorch's meta device (shapes
+only), and a probe that would make a tensor over 2^25 elements (and 8 times its largest input)
+or do over 2^35 floating-point operations in convolutions and matrix products is a failed probe
+(sizes that multiply, such as a stride times a length, are no shape the task can hold anyway).
+ARENA_IMPORT_THREADS limits PyTorch's CPU threads (a batch gives each import cores // jobs),
+and cuDNN does not benchmark the probes' ever-new sizes. A GPU error that leaves the process's
+CUDA context unusable (a device-side assert: an index at or over its bound at probe sizes)
+starts the import again with its probes on the CPU, which the log says.
+A 0-d state entry (a scalar nn.Parameter) becomes a tensor of shape [1].
+
 This file is the command line; the work is done by the package arena_kernelbench: probe (load
 the file, run the model), sizes and shapes (what the runs show), configs (minimums, unseen
 configurations, fuzz domain), writer (the task folder) and oracle_check.
@@ -48,7 +58,7 @@ import os
 import re
 import sys
 
-from arena_kernelbench.common import Refusal, first_line, sanitize
+from arena_kernelbench.common import DeviceFault, Refusal, first_line, sanitize
 
 PROG = "arena-import-kernelbench"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -87,7 +97,9 @@ def import_problem(path, out_dir, name, category, log, settings=(), keep=()):
     if os.path.exists(target):
         raise Refusal(f"{target} already exists (choose another --name or --out; nothing is overwritten)")
     from arena_kernelbench.probe import probe_device_name
-    log(f"the model ran on {probe_device_name()} for its probes")
+    from arena_kernelbench.resources import apply_limits
+    threads = apply_limits()
+    log(f"the model ran on {probe_device_name()} for its probes, PyTorch on {threads} CPU thread(s)")
     module = load_problem(path)
     changed = apply_settings(module, settings)
     int_vars, float_vars, in_inputs, in_init = size_variables(module)
@@ -142,6 +154,17 @@ def import_problem(path, out_dir, name, category, log, settings=(), keep=()):
     return target, spec
 
 
+def again_on_cpu(fault, argv):
+    """The import once more, in a new process with its probes on the CPU (common.DeviceFault);
+    its output and exit status are this import's."""
+    import subprocess
+    from arena_kernelbench.probe import CPU_BECAUSE_ENV
+    env = {**os.environ, "ARENA_IMPORT_PROBE_DEVICE": "cpu",
+           CPU_BECAUSE_ENV: f"on the GPU a probe failed with {fault}, which leaves the GPU unusable to the process"}
+    return subprocess.run([sys.executable, os.path.join(REPO, "harness", "tools", PROG)] + list(argv),
+                          env=env).returncode
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog=PROG, description="Turns a KernelBench problem file into a torch2hip task folder.")
     p.add_argument("problem", help="the KernelBench problem file (Model, get_inputs, get_init_inputs)")
@@ -187,6 +210,8 @@ def main(argv=None):
         target, spec = import_problem(path, args.out, name, args.category, logs.append, settings, args.keep)
     except Refusal as e:
         return refuse(str(e))
+    except DeviceFault as e:
+        return again_on_cpu(e, sys.argv[1:] if argv is None else argv)
     except KeyboardInterrupt:
         return refuse("interrupted")
     except Exception as e:  # a bug of the importer, still reported on one line

@@ -64,6 +64,7 @@ class TorchTask(arena_task.TaskInfo):
         self.binding = self.spec["torch"]
         self.module = _load_module(self.ref_file)
         self._models = {}
+        self._scalar_state = set()  # state_dict keys of 0-d entries, bound as shape [1]
 
     def model(self, values):
         """The model for one configuration, in eval mode; its state is checked against the binding."""
@@ -92,7 +93,11 @@ class TorchTask(arena_task.TaskInfo):
                 raise ReferenceError(f"{self.task_file}: torch.state.{name}: the Model has no state entry '{skey}' "
                                      f"(it has {sorted(state)})")
             want = self.shape(name, values)
-            if list(state[skey].shape) != want:
+            if state[skey].dim() == 0 and want == [1]:
+                # A 0-d parameter is bound as a tensor of shape [1] (a task tensor has at least one
+                # dimension); state_of() gives the model its own shape back.
+                self._scalar_state.add(skey)
+            elif list(state[skey].shape) != want:
                 raise ReferenceError(f"{self.ref_file}: Model state '{skey}' has shape {list(state[skey].shape)}, "
                                      f"task.json tensor '{name}' has {want} on {self.where(values)}")
         # BatchNorm's step counter is not used in eval mode and is no tensor a kernel reads.
@@ -104,8 +109,10 @@ class TorchTask(arena_task.TaskInfo):
         return m
 
     def state_of(self, tensors):
-        """The bound tensors keyed by the model's state_dict keys."""
-        return {key: tensors[name] for name, key in self.binding.get("state", {}).items()}
+        """The bound tensors keyed by the model's state_dict keys (after model(): a 0-d entry
+        gets a 0-d view of its [1] tensor)."""
+        return {key: tensors[name].reshape(()) if key in self._scalar_state else tensors[name]
+                for name, key in self.binding.get("state", {}).items()}
 
     def run(self, model, tensors, values):
         """forward() on the bound inputs; returns the outputs as a list checked against the spec."""

@@ -14,7 +14,9 @@ plus what is particular to the case (names, bindings, expressions, params).
 bad_*.py must be refused: exit status 1, one line naming the file and what is wrong, nothing written.
 The case `cli` checks --name, --category, the default name and that nothing is overwritten;
 `probe_device` that the probes run on the GPU where PyTorch sees one, and that the importer says where;
-`batch` the --batch mode (counts, report, --jobs, --timeout-s, --stop-after-s) on a folder of two.
+`batch` the --batch mode (counts, report, --jobs, --timeout-s, --stop-after-s) on a folder of two;
+`threads` that each import of a batch runs PyTorch on cores // jobs threads (ARENA_IMPORT_THREADS);
+`probe_limits` that a probe too large or too costly is refused from its meta-device shapes.
 Exit status 77 (skipped) when this Python cannot import torch.
 """
 import argparse
@@ -247,7 +249,9 @@ def check_oracle(j, folder, problem, n_configs=2):
         # by state_dict key ('.' -> '_'), inputs by forward()'s parameter names, outputs out/out<i>.
         keys = [k for k in model.state_dict() if not k.endswith("num_batches_tracked")]
         expect(all(k.replace(".", "_") in by_name for k in keys), f"state {keys} has no tensors of those names")
-        model.load_state_dict({k: tensor(k.replace(".", "_")) for k in keys}, strict=False)
+        own = model.state_dict()  # a 0-d entry is bound as shape [1]
+        model.load_state_dict({k: tensor(k.replace(".", "_")).reshape(own[k].shape) if own[k].dim() == 0
+                               else tensor(k.replace(".", "_")) for k in keys}, strict=False)
         fwd = list(inspect.signature(model.forward).parameters)[: len(j["torch"]["inputs"])]
         expect(sorted(fwd) == sorted(j["torch"]["inputs"]), f"inputs {j['torch']['inputs']}, forward() takes {fwd}")
         with torch.no_grad():
@@ -455,12 +459,44 @@ def good_pool_wide_window(j):
         "'height / 11', min 11")
 
 
+def good_cross_entropy_targets(j):
+    t = tensors_by_name(j)
+    mins = {p["name"]: p["min"] for p in j["params"]}
+    expect(t["scores"]["shape"][1] in ("scores_shape_0", 10), f"scores {t['scores']['shape']}")
+    expect(t["labels"]["dtype"] == "i64" and t["labels"]["dist"]["low"] == 0, f"labels {t['labels']}")
+    high = t["labels"]["dist"]["high"]
+    # Every configuration the task holds has each target below the scores' width.
+    for cfg in j["configs"]["seen"] + j["configs"]["unseen"]:
+        width = shape_of(t["scores"], cfg)[1]
+        top = arena_task.eval_shape(high, cfg)
+        expect(top < width, f"on {cfg} labels reach {top}, the scores have {width} classes")
+    if "scores_shape_0" in mins:
+        expect(mins["scores_shape_0"] == 10, f"min of scores_shape_0 {mins}: the targets reach 9")
+    if torch.cuda.is_available():
+        # On a GPU the targets over the width hit a device-side assert: the import started again
+        # with its probes on the CPU, and says so.
+        expect("the model ran on the CPU (on the GPU a probe failed with" in j["_stderr"],
+               f"the importer does not say its probes moved to the CPU: {j['_stderr']}")
+    say(f"class-index targets stay below the scores' width on every configuration (labels up to {high}, "
+        f"min {mins})")
+
+
+def good_scalar_parameter(j):
+    t = tensors_by_name(j)
+    expect(j["torch"].get("state", {}).get("scale") == "scale", f"state {j['torch'].get('state')}")
+    expect(t["scale"]["shape"] == [1] and t["scale"]["role"] == "input", f"scale {t['scale']}")
+    with open(os.path.join(j["_folder"], "README.md")) as f:
+        expect("a 0-d parameter: one element" in f.read(), "README notes the 0-d parameter")
+    say("a 0-d parameter is bound as state of shape [1] (the oracle check above gives the model its 0-d view)")
+
+
 GOOD = {f.__name__: f for f in (good_elementwise_two_inputs, good_linear_bias, good_float_init,
                                  good_glu_reductions, good_embedding_lookup, good_tuple_init_default_arg,
                                  good_conv_output, good_affine_input_dim, good_conv_pool_flatten, good_concat_linear,
                                  good_tuple_shape_mask, good_tied_sizes, good_pool_stride_param,
                                  good_depthwise_conv_zero_padding, good_negative_init_arg,
-                                 good_many_init_only_sizes, good_pool_wide_window)}
+                                 good_many_init_only_sizes, good_pool_wide_window, good_cross_entropy_targets,
+                                 good_scalar_parameter)}
 
 BAD = {
     "bad_does_not_import": r"does not import: NameError: name 'undefined_size' is not defined",
@@ -490,6 +526,7 @@ def run_good(case, spec_tool, tmp):
     check_configs(j, load_problem(problem))
     check_oracle(j, folder, problem)
     j["_folder"] = folder
+    j["_stderr"] = r.stderr
     GOOD[case](j)
 
 
@@ -621,6 +658,81 @@ def run_batch(tmp):
     say("--stop-after-s 0: nothing attempted, both listed, and --min-imported fails the batch")
 
 
+THREADS_PROBLEM = """import os
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x
+
+
+size = 4
+
+
+def get_inputs():
+    raise RuntimeError(f"threads={torch.get_num_threads()} env={os.environ.get('ARENA_IMPORT_THREADS')} "
+                       f"omp={os.environ.get('OMP_NUM_THREADS')} size={size}")
+"""
+
+
+def run_threads(tmp):
+    """Each import of a batch runs PyTorch on its share of the cores (cores // jobs threads), as
+    the import process itself sees it; a single import takes ARENA_IMPORT_THREADS."""
+    sys.path.insert(0, PYDIR)
+    from arena_kernelbench.resources import threads_per_job
+    folder = os.path.join(tmp, "threads")
+    os.makedirs(folder)
+    with open(os.path.join(folder, "1_Threads.py"), "w") as f:
+        f.write(THREADS_PROBLEM)
+    cores = os.cpu_count() or 1
+    for jobs in sorted({1, max(1, cores // 2), cores}):
+        out = os.path.join(tmp, f"out{jobs}")
+        r = subprocess.run([sys.executable, IMPORTER, "--batch", folder, "--out", out, "--jobs", str(jobs)],
+                           capture_output=True, text=True, timeout=900)
+        want = threads_per_job(jobs, cores)
+        expect(f"{want} CPU thread(s) each" in r.stdout, f"--jobs {jobs}: the batch says {r.stdout}")
+        with open(os.path.join(out, "IMPORT_REPORT.md")) as f:
+            report = f.read()
+        expect(f"threads={want} env={want} omp={want}" in report,
+               f"--jobs {jobs} on {cores} cores: the import did not run on {want} thread(s): {report}")
+        say(f"--jobs {jobs} on {cores} cores: the import's PyTorch ran on {want} CPU thread(s) (OMP_NUM_THREADS too)")
+    src = os.path.join(PROBLEMS, "good_elementwise_two_inputs.py")
+    r = subprocess.run([sys.executable, IMPORTER, src, "--out", os.path.join(tmp, "single")], capture_output=True,
+                       text=True, timeout=900, env={**os.environ, "ARENA_IMPORT_THREADS": "1"})
+    expect(r.returncode == 0 and "PyTorch on 1 CPU thread(s)" in r.stderr, f"ARENA_IMPORT_THREADS=1: {r.stderr}")
+    r = subprocess.run([sys.executable, IMPORTER, src, "--out", os.path.join(tmp, "bad")], capture_output=True,
+                       text=True, timeout=900, env={**os.environ, "ARENA_IMPORT_THREADS": "many"})
+    expect(r.returncode == 1 and "ARENA_IMPORT_THREADS='many': want a positive integer" in r.stderr,
+           f"ARENA_IMPORT_THREADS=many: {r.returncode} {r.stderr}")
+    say("a single import: ARENA_IMPORT_THREADS=1 gives 1 thread, a bad value is refused saying why")
+
+
+def run_probe_limits(tmp):
+    """A probe whose forward() would make a huge tensor, or do a huge matrix product, is refused
+    from its shapes on PyTorch's meta device before it runs; a small one runs."""
+    sys.path.insert(0, PYDIR)
+    from arena_kernelbench import probe as kb_probe
+    from arena_kernelbench.common import ProbeError
+    path = os.path.join(tmp, "outer_and_matmul.py")
+    with open(path, "w") as f:
+        f.write("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+                "    def forward(self, x, y):\n        return (x.t() * x).sum() + (y @ y).sum()\n\n\n"
+                "n = 8\nm = 8\n\n\ndef get_inputs():\n    return [torch.randn(1, n), torch.randn(m, m)]\n")
+    module = kb_probe.load_problem(path)
+    run = kb_probe.run_model(module, {"n": 64, "m": 64})
+    expect(len(run.outputs) == 1 and run.outputs[0].numel() == 1, "the small probe ran")
+    for values, what in (({"n": 8000, "m": 8}, "makes a tensor of 64000000 elements"),
+                         ({"n": 8, "m": 4096}, "floating-point operations")):
+        try:
+            kb_probe.run_model(module, values)
+            raise Failure(f"{values}: the probe ran")
+        except ProbeError as e:
+            expect(what in str(e) and "the probes' limit" in str(e), f"{values}: {e}")
+            say(f"{values}: refused before it ran: {str(e)[:110]}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--spec", required=True, help="the arena-spec tool")
@@ -632,7 +744,8 @@ def main():
     if unknown:
         print(f"FAILED: problem files without expectations: {unknown}")
         return 1
-    cases = args.case or problems + ["cli", "probe_device", "batch"]
+    extra = ["cli", "probe_device", "batch", "threads", "probe_limits"]
+    cases = args.case or problems + extra
     failed = []
     for case in cases:
         print(f"{case}:", flush=True)
@@ -648,8 +761,12 @@ def main():
                     run_probe_device(tmp)
                 elif case == "batch":
                     run_batch(tmp)
+                elif case == "threads":
+                    run_threads(tmp)
+                elif case == "probe_limits":
+                    run_probe_limits(tmp)
                 else:
-                    raise Failure(f"unknown case (cases: {', '.join(problems + ['cli', 'probe_device', 'batch'])})")
+                    raise Failure(f"unknown case (cases: {', '.join(problems + extra)})")
             except Failure as e:
                 print(f"FAILED: {case}: {e}", flush=True)
                 failed.append(case)

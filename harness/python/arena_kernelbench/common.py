@@ -10,6 +10,12 @@ class ProbeError(Exception):
     """The model (or get_inputs()) failed on one set of probe sizes."""
 
 
+class DeviceFault(Exception):
+    """The GPU hit an error that leaves this process's CUDA context unusable (a device-side assert:
+    an index out of range at probe sizes): every later probe would fail, so the import starts
+    again with its probes on the CPU, where the same mistake is an ordinary exception."""
+
+
 class Unusable(Exception):
     """Sizes the importer could express on its probes that fail elsewhere (another configuration,
     the smallest sizes): another choice of fixed variables may do."""

@@ -3,6 +3,7 @@ PyTorch sees one, else on the CPU (or PyTorch's meta device where only shapes ma
 module-level size variables set."""
 import ast
 import contextlib
+import copy
 import importlib.util
 import inspect
 import math
@@ -14,8 +15,10 @@ import types
 import warnings
 
 import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils._pytree import tree_flatten
 
-from .common import ProbeError, Refusal, first_line, short
+from .common import DeviceFault, ProbeError, Refusal, first_line, short
 
 _loaded = 0
 
@@ -136,7 +139,71 @@ def _guarded(fn, name):
 
 
 class ProbeTooLarge(RuntimeError):
-    """A probe would allocate a huge tensor (a size kept at its file value)."""
+    """A probe would allocate a huge tensor (a size kept at its file value), or forward() would
+    make one (sizes that multiply: a transposed convolution's stride times its input length)."""
+
+
+# The largest tensor forward() may make in a probe: this many elements, or 8 times the largest
+# input or state tensor where that is more. A larger one comes from probe sizes that multiply
+# (a stride of 11 times a length of 23): such a probe costs seconds to minutes on a CPU and
+# gigabytes of host copies, and tells nothing a cheaper probe would not.
+PROBE_MAX_INNER = 1 << 25
+# The most floating-point operations forward()'s convolutions and matrix products may do in a
+# probe (under a second on a CPU): a kernel of 41 over 43 channels probed at 59 x 61 would be a
+# teraflop, minutes on a CPU, for shapes a smaller probe gives as well.
+PROBE_MAX_FLOPS = 1 << 35
+
+_MATMULS = {"mm", "bmm", "addmm", "baddbmm", "addbmm"}
+
+
+class _Watch(TorchDispatchMode):
+    """Records the element count of the largest tensor any op returns, and the floating-point
+    operations of the convolutions and matrix products (the ops that dominate a probe's cost)."""
+
+    def __init__(self):
+        super().__init__()
+        self.numel = 0
+        self.flops = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        leaves = [t for t in tree_flatten(out)[0] if isinstance(t, torch.Tensor)]
+        for t in leaves:
+            self.numel = max(self.numel, t.numel())
+        name = func.__name__.split(".")[0]
+        if name == "convolution" and leaves:
+            # The weight meets every position of the output (of the input, transposed): 2 *
+            # weight elements * batch * spatial positions.
+            w, per = args[1], (args[0] if args[6] else leaves[0])
+            if per.dim() > 1 and per.shape[1]:
+                self.flops += 2 * (per.numel() // per.shape[1]) * w.numel()
+        elif name in _MATMULS and leaves:
+            a = args[-2] if name.startswith(("add", "badd")) else args[0]
+            self.flops += 2 * leaves[0].numel() * a.shape[-1]
+        return out
+
+
+def check_inner_sizes(model, fwd, state):
+    """Runs forward() on PyTorch's meta device (shapes only, no data, no compute) and raises
+    ProbeTooLarge when it makes a tensor over PROBE_MAX_INNER or does more than PROBE_MAX_FLOPS;
+    a model that fails on the meta device is left to the real run."""
+    limit = max([PROBE_MAX_INNER] + [8 * t.numel() for t in list(fwd) + list(state.values())])
+    watch = _Watch()
+    try:
+        # A copy: whatever forward() keeps on the module (a cached mask) stays off the real model.
+        clone = copy.deepcopy(model).to("meta")
+        with watch:
+            clone(*[t.to("meta") for t in fwd])
+    except ProbeTooLarge:  # size_guard: a meta kernel asked torch.empty for a huge tensor
+        raise
+    except Exception:  # noqa: BLE001 an op without a meta kernel, or one that reads data
+        pass
+    if watch.numel > limit:
+        raise ProbeTooLarge(f"forward() makes a tensor of {watch.numel} elements at these sizes (over "
+                            f"{limit}, the probes' limit)")
+    if watch.flops > PROBE_MAX_FLOPS:
+        raise ProbeTooLarge(f"forward()'s convolutions and matrix products do {watch.flops:.3g} floating-point "
+                            f"operations at these sizes (over 2^35, the probes' limit)")
 
 
 @contextlib.contextmanager
@@ -162,9 +229,15 @@ def probe_device():
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
+CPU_BECAUSE_ENV = "ARENA_IMPORT_CPU_BECAUSE"  # why an import started again with its probes on the CPU
+
+
 def probe_device_name():
     dev = probe_device()
-    return f"the GPU ({torch.cuda.get_device_name(0)})" if dev == "cuda" else "the CPU"
+    if dev == "cuda":
+        return f"the GPU ({torch.cuda.get_device_name(0)})"
+    because = os.environ.get(CPU_BECAUSE_ENV, "").strip()
+    return f"the CPU ({because})" if because else "the CPU"
 
 
 def _host(x):
@@ -307,9 +380,11 @@ def _run_model(module, values, sample_ints, meta):
             if meta:
                 model = model.to("meta")
                 fwd = [t.to("meta") for t in fwd]
-            elif probe_device() != "cpu":
-                model = model.to(probe_device())
-                fwd = [t.to(probe_device()) for t in fwd]
+            else:
+                check_inner_sizes(model, fwd, run.state)
+                if probe_device() != "cpu":
+                    model = model.to(probe_device())
+                    fwd = [t.to(probe_device()) for t in fwd]
             with torch.no_grad():
                 try:
                     out = model(*fwd)
@@ -354,6 +429,9 @@ def _run_model(module, values, sample_ints, meta):
     except KeyboardInterrupt:
         raise
     except BaseException as e:
+        if probe_device() == "cuda" and re.search(r"CUDA error: (device-side assert|an illegal|unspecified launch)",
+                                                  str(e)):
+            raise DeviceFault(f"{type(e).__name__}: {first_line(e)}") from e
         raise ProbeError(f"{type(e).__name__}: {first_line(e)}") from e
     return run
 

@@ -170,9 +170,6 @@ class Analysis:
         for key in runs[0].state:
             ts = [r.state[key] for r in runs]
             what = f"state '{key}'"
-            if ts[0].dim() == 0:
-                raise Refusal(f"{what} is a 0-d tensor: the harness binds state with the task's shape, "
-                              f"which has at least one dimension (make it shape [1])")
             self.state.append(self._tensor(ident(key.replace(".", "_"), taken), "input", ("state", key), ts, what))
         n_out = len(runs[0].outputs)
         for i in range(n_out):
@@ -188,7 +185,9 @@ class Analysis:
         rank = self._same([t.dim() for t in ts], f"{what}'s rank")
         shape = [self._product([t.shape[d] for t in ts], f"{what} dim {d}") for d in range(rank)]
         if rank == 0:
-            shape = [Size(1)]  # a 0-d tensor is one element: the harness matches outputs by count
+            # A 0-d tensor is one element: the harness matches outputs by count and binds a 0-d
+            # state entry as shape [1] (arena_torch.TorchTask.state_of).
+            shape = [Size(1)]
         info = TensorInfo(name, role, source, dtypes, shape, ts)
         if ts[0].dtype == torch.bool:
             info.notes.append(f"'{name}' is a bool tensor in the model: the harness passes it as u8 holding 0 and 1, "
@@ -320,7 +319,7 @@ class Analysis:
                 return f"input '{t.name}' has shape {got}"
         for t in self.state:
             got = list(run.state[t.source[1]].shape)
-            if got != [prod_value(s, vals) for s in t.shape]:
+            if got != [prod_value(s, vals) for s in t.shape] and not (got == [] and t.shape == [Size(1)]):
                 return f"state '{t.source[1]}' has shape {got}"
         for t in self.outputs:
             o = run.outputs[t.source[1]]

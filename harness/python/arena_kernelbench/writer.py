@@ -106,6 +106,8 @@ def build_readme(a, spec, path, review):
             what = f"forward() argument `{t.source[1]}`"
         elif t.source[0] == "state":
             what = f"model state `{t.source[1]}`"
+            if len(t.runs[0].shape) == 0:
+                what += ", a 0-d parameter: one element"
         else:
             what = "forward()'s result" if len(a.outputs) == 1 else f"forward()'s result {t.source[1]}"
             if len(t.runs[0].shape) == 0:
