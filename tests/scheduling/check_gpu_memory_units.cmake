@@ -6,16 +6,8 @@
 # Each gate's environment gives it its share of the host's cores (ARENA_HOST_THREADS).
 #   -DSOURCE_DIR=<project> -DWORK_DIR=<scratch> -DPLATFORM=<nvidia|amd|none>
 cmake_minimum_required(VERSION 3.25)
-if(PLATFORM STREQUAL "none" OR PLATFORM STREQUAL "")
-  message("SKIPPED: a host-only build generates no gates (ARENA_HIP_PLATFORM=none)")
-  return()
-endif()
-if(NOT PLATFORM STREQUAL "nvidia")
-  # The amd platform counts GPUs and their memory with rocm-smi; the nvidia build runs this test.
-  message("SKIPPED: the fake GPUs answer as nvidia-smi, which only the nvidia platform asks")
-  return()
-endif()
 include("${CMAKE_CURRENT_LIST_DIR}/scheduling_common.cmake")
+run_only_on_nvidia("${PLATFORM}")
 file(REMOVE_RECURSE "${WORK_DIR}")
 
 # The fake nvidia-smi: two GPUs, 81559 MiB each (an H100 80GB).

@@ -5,15 +5,8 @@
 # for correctness and is refused; with one GPU, split falls back to exclusive, saying so.
 #   -DSOURCE_DIR=<project> -DWORK_DIR=<scratch> -DPLATFORM=<nvidia|amd|none>
 cmake_minimum_required(VERSION 3.25)
-if(PLATFORM STREQUAL "none" OR PLATFORM STREQUAL "")
-  message("SKIPPED: a host-only build generates no gates (ARENA_HIP_PLATFORM=none)")
-  return()
-endif()
-if(NOT PLATFORM STREQUAL "nvidia")
-  message("SKIPPED: the fake GPUs answer as nvidia-smi, which only the nvidia platform asks")
-  return()
-endif()
 include("${CMAKE_CURRENT_LIST_DIR}/scheduling_common.cmake")
+run_only_on_nvidia("${PLATFORM}")
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(COPY "${SOURCE_DIR}/tasks/hip2hip/avgpool_global_f16/" DESTINATION "${WORK_DIR}/tasks/hip2hip/avgpool_global_f16")
 set(task hip2hip/avgpool_global_f16)

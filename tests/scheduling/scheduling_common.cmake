@@ -1,6 +1,21 @@
-# Shared by the scheduling checks (cmake -P): a fake nvidia-smi and each test's resource groups
-# as ctest reads them (docs/DESIGN.md, "Scheduling").
+# Shared by the scheduling checks (cmake -P): which platform they run on, a fake nvidia-smi and
+# each test's resource groups as ctest reads them (docs/DESIGN.md, "Scheduling").
 include_guard(GLOBAL)
+include("${CMAKE_CURRENT_LIST_DIR}/../cmake/ctest_listing.cmake")
+
+# The scheduling checks run in the nvidia build: the fake GPUs answer as nvidia-smi, and a
+# host-only build generates no gates. Elsewhere the calling script ends, saying why (a macro:
+# its return() ends the script that calls it).
+macro(run_only_on_nvidia platform)
+  if("${platform}" STREQUAL "none" OR "${platform}" STREQUAL "")
+    message("SKIPPED: a host-only build generates no gates (ARENA_HIP_PLATFORM=none)")
+    return()
+  endif()
+  if(NOT "${platform}" STREQUAL "nvidia")
+    message("SKIPPED: the fake GPUs answer as nvidia-smi, which only the nvidia platform asks")
+    return()
+  endif()
+endmacro()
 
 function(fail what)
   message(FATAL_ERROR "FAILED: ${what}")
@@ -24,42 +39,6 @@ case \"$*\" in
 esac
 ")
   file(CHMOD "${dir}/nvidia-smi" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
-endfunction()
-
-# `ctest --show-only=json-v1` of the build in `build`, into `out`.
-function(read_tests build out)
-  execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --show-only=json-v1 WORKING_DIRECTORY "${build}"
-                  OUTPUT_VARIABLE tests RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    fail("ctest --show-only=json-v1 failed in ${build}")
-  endif()
-  set(${out} "${tests}" PARENT_SCOPE)
-endfunction()
-
-# The value of property `prop` of `test` (from read_tests' `tests`) as JSON; empty where the
-# test does not set it.
-function(property_of tests test prop out)
-  string(JSON n LENGTH "${tests}" tests)
-  math(EXPR last "${n} - 1")
-  foreach(i RANGE ${last})
-    string(JSON name GET "${tests}" tests ${i} name)
-    if(NOT name STREQUAL test)
-      continue()
-    endif()
-    string(JSON np LENGTH "${tests}" tests ${i} properties)
-    math(EXPR plast "${np} - 1")
-    foreach(p RANGE ${plast})
-      string(JSON pname GET "${tests}" tests ${i} properties ${p} name)
-      if(pname STREQUAL prop)
-        string(JSON value GET "${tests}" tests ${i} properties ${p} value)
-        set(${out} "${value}" PARENT_SCOPE)
-        return()
-      endif()
-    endforeach()
-    set(${out} "" PARENT_SCOPE)
-    return()
-  endforeach()
-  fail("no test ${test}")
 endfunction()
 
 # The one resource requirement of `test` (from read_tests' `tests`): its type and slots.
