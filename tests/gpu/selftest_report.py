@@ -30,6 +30,10 @@ def load(path):
         return {"status": f"unreadable ({e})"}
 
 
+def status(j):
+    return "not run" if j is None else j.get("status", "?")
+
+
 def interval(x):
     return f"{x['speedup']:.3f} [{x['ci95_low']:.3f}, {x['ci95_high']:.3f}] {x['verdict']}"
 
@@ -75,7 +79,6 @@ def report(root, tasks_dir=None, only=None):
                     c[0] += 1
                 else:
                     c[1] += 1
-            status = lambda j: "not run" if j is None else j.get("status", "?")
             speed, versus, peak, why = perf_cells(perf)
             rows.append(f"| {task} | {status(base)} | {status(sol)} | {speed} | {versus} | {peak} | {why} |")
         lines.append(f"## {suite}: {len(tasks)} tasks")

@@ -111,9 +111,13 @@ def offenders(root, folders=("harness",)):
                 lines = len(text.splitlines())
                 if lines > MAX_FILE_LINES:
                     out[rel] = lines
-                fns = cxx_functions(text) if f.endswith(CXX) else python_functions(text, path) \
-                    if f.endswith(".py") or text.startswith("#!/usr/bin/env python") else []
-                for name, first, n in fns:
+                if f.endswith(CXX):
+                    fns = cxx_functions(text)
+                elif f.endswith(".py") or text.startswith("#!/usr/bin/env python"):
+                    fns = python_functions(text, path)
+                else:
+                    fns = []
+                for name, _, n in fns:
                     if n > MAX_FUNCTION_LINES:
                         key = f"{rel}:{name}"  # overloads of one name: the longest
                         out[key] = max(n, out.get(key, 0))
