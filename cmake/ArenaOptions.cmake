@@ -117,7 +117,7 @@ option(ARENA_ORACLE_CACHE
        "Keep the host oracle's outputs in <build>/arena/oracle_cache, checked before use, so repeated correctness gates run no oracle" ON)
 set(ARENA_ORACLE_CACHE_GB "16" CACHE STRING "Most disk the oracle cache may take, in GB (outputs beyond it are used, not kept)")
 set(ARENA_PERF_SCHEDULE "exclusive" CACHE STRING
-    "How a perf gate holds its GPU: exclusive (all its slots; correctness gates keep the other GPUs and the host), split (ARENA_PERF_GPUS GPUs only time, one perf gate each, the others only run correctness gates; needs 2 GPUs or more), shared (one perf gate per GPU, correctness gates beside it: only where A/A shows no effect), serial (RUN_SERIAL: nothing else on the machine)")
+    "How a perf gate holds its GPU: exclusive (all its slots; correctness gates keep the other GPUs and the host), split (ARENA_PERF_GPUS GPUs only time, one perf gate each, the others only run correctness gates; needs 2 GPUs or more), shared (one perf gate per GPU beside its correctness gates, which keep off the device while it times: harness/src/gpu_lock.h), serial (RUN_SERIAL: nothing else on the machine)")
 set_property(CACHE ARENA_PERF_SCHEDULE PROPERTY STRINGS exclusive split shared serial)
 set(ARENA_PERF_GPUS "0" CACHE STRING
     "With ARENA_PERF_SCHEDULE=split: how many GPUs (the last ones) time perf gates; 0: half of them, rounded down, at least 1")

@@ -331,9 +331,11 @@ function(_arena_gpu_units)
   set(ARENA_GPU_SHARE ${_share} CACHE INTERNAL "Fewest units a correctness gate asks for")
 endfunction()
 
-# ARENA_HOST_THREADS in a gate's environment: the host threads it may use (docs/DESIGN.md,
-# "Scheduling"); TIMED: a timed gate's (it holds a GPU), else a correctness gate's share.
-function(_arena_host_threads_env test)
+# A GPU gate's environment (docs/DESIGN.md, "Scheduling"): ARENA_HOST_THREADS, the host threads
+# it may use (TIMED: a timed gate's, it holds a GPU; else a correctness gate's share), and under
+# ARENA_PERF_SCHEDULE=shared ARENA_GPU_LOCK_DIR, the folder of the locks by which a perf gate
+# times only while no correctness gate works on its GPU (harness/src/gpu_lock.h).
+function(_arena_gate_environment test)
   cmake_parse_arguments(PARSE_ARGV 1 H "TIMED" "" "")
   _arena_gpu_units()
   if(H_TIMED)
@@ -342,6 +344,11 @@ function(_arena_host_threads_env test)
     get_property(_n GLOBAL PROPERTY ARENA_GATE_HOST_THREADS)
   endif()
   set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT "ARENA_HOST_THREADS=${_n}")
+  _arena_perf_schedule()
+  get_property(_schedule GLOBAL PROPERTY ARENA_PERF_SCHEDULE_USED)
+  if(_schedule STREQUAL "shared")
+    set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT "ARENA_GPU_LOCK_DIR=${CMAKE_BINARY_DIR}/arena/gpu_locks")
+  endif()
 endfunction()
 
 # The RESOURCE_GROUPS of a correctness gate whose peak device memory is estimated at `bytes`
@@ -434,7 +441,7 @@ endfunction()
 # beside its correctness gates (shared) or of a GPU that only times (split), or all units and
 # the whole machine (serial).
 function(arena_timed_test_resources test)
-  _arena_host_threads_env(${test} TIMED)
+  _arena_gate_environment(${test} TIMED)
   _arena_perf_schedule()
   get_property(_schedule GLOBAL PROPERTY ARENA_PERF_SCHEDULE_USED)
   if(_schedule MATCHES "^(shared|split)$")
@@ -519,7 +526,7 @@ function(_arena_add_selftests id)
     COMMAND ${correct} --candidate "${first_kernel}" --result "${rdir}/${first_check}.json")
   set_tests_properties(${prefix}/${first_check} PROPERTIES
     LABELS "${S_LABELS};gpu" RESOURCE_GROUPS "${S_RESOURCES}" SKIP_RETURN_CODE 77 TIMEOUT 900)
-  _arena_host_threads_env(${prefix}/${first_check})
+  _arena_gate_environment(${prefix}/${first_check})
   if(NOT S_SOLUTION)
     return()
   endif()
@@ -550,7 +557,7 @@ function(_arena_add_selftests id)
   set_tests_properties(${prefix}/solution_correct PROPERTIES
     LABELS "${S_LABELS};gpu" RESOURCE_GROUPS "${S_RESOURCES}" SKIP_RETURN_CODE 77 TIMEOUT 900
     FIXTURES_REQUIRED "${prefix}/solution" FIXTURES_SETUP "${prefix}/solution_correct")
-  _arena_host_threads_env(${prefix}/solution_correct)
+  _arena_gate_environment(${prefix}/solution_correct)
   math(EXPR _perf_timeout "${ARENA_PERF_BUDGET_S} * 3 + 420")
   set_tests_properties(${prefix}/solution_faster PROPERTIES
     LABELS "${S_LABELS};gpu" FIXTURES_REQUIRED "${prefix}/solution;${prefix}/solution_correct"
@@ -716,7 +723,7 @@ function(_arena_add_task id)
       LABELS "${common_labels};correct_${set_name};gpu"
       FIXTURES_REQUIRED "${id}/compiled" FIXTURES_SETUP "${id}/correct"
       RESOURCE_GROUPS "${correct_resources}" SKIP_RETURN_CODE 77 TIMEOUT 600)
-    _arena_host_threads_env(${id}/correct_${set_name})
+    _arena_gate_environment(${id}/correct_${set_name})
   endforeach()
 
   math(EXPR _perf_timeout "${ARENA_PERF_BUDGET_S} * 3 + 120 + ${ARENA_SUITE_PERF_EXTRA_S}")

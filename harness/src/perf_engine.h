@@ -58,9 +58,10 @@ class PerfEngine {
   PerfEngine(const TaskSpec& task, std::vector<Side*> sides, const ReferenceLibrary* reference,
              const arena_device_info& device, PerfOptions opt, std::unique_ptr<StoppingRule> rule = nullptr);
   ~PerfEngine();
-  // Buffers, recordings, first launches, warm-up. Throws on a failed first launch.
+  // Buffers, recordings, first launches. Throws on a failed first launch.
   void prepare();
-  // Timed rounds through Google Benchmark.
+  // Warm-up, then timed rounds through Google Benchmark: all the engine's timing, so a caller
+  // holds its GPU for timing (gpu_lock.h) around this call alone.
   void run();
   // Statistics, roofline, speed-of-light and the checks of timed launches, in the result
   // schema (result_schema.h); fills failures().

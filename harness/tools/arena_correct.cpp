@@ -56,91 +56,6 @@ int64_t total_elements(const TaskSpec& t, const Config& c) {
   return n;
 }
 
-// Records `side`'s launch for `c` (once per configuration) on buffers of its own holding
-// valid inputs; false with the reason in `problems` when it cannot be judged.
-bool recorded(Gate& g, Side& side, const Config& c, const HostData& host, std::vector<std::string>& problems) {
-  std::optional<GatePhases::Timer> t;  // the baseline's recording is part of baseline_oracle_s
-  if (&side == g.candidate.get()) t.emplace(g.phases, "record_launch_s");
-  try {
-    DeviceTensors scratch(g.task, c, host, side.workspace_size(c), *g.stream);
-    LaunchOutcome o = side.prepare(c, scratch, g.timeout_s);
-    if (o.ok()) return true;
-    problems.push_back(o.message);
-    if (o.kind == LaunchOutcome::TimedOut && &side == g.candidate.get()) g.hangs++;
-  } catch (const WorkerError& e) {
-    problems.push_back(e.what());
-  }
-  return false;
-}
-
-// Expected outputs for one trial on the device, from the baseline (tasks without an oracle).
-std::vector<std::vector<double>> baseline_outputs(Gate& g, const Config& c, const HostData& host,
-                                                  std::vector<std::string>& problems) {
-  GatePhases::Timer t(g.phases, "baseline_oracle_s");
-  std::vector<std::string> why;
-  if (!recorded(g, *g.baseline, c, host, why)) {
-    for (const auto& w : why) problems.push_back("oracle (baseline) failed: " + w);
-    return {};
-  }
-  DeviceTensors d(g.task, c, host, g.baseline->workspace_size(c), *g.stream);
-  LaunchOutcome o = g.baseline->launch(c, d, g.timeout_s * 10, c.label);
-  if (!o.ok()) {
-    problems.push_back("oracle (baseline) failed: " + o.message);
-    return {};
-  }
-  for (const auto& p : d.integrity_problems(*g.stream)) problems.push_back("oracle (baseline): " + p);
-  std::vector<std::vector<double>> out(g.task.tensors.size());
-  for (size_t i = 0; i < g.task.tensors.size(); ++i)
-    if (g.task.tensors[i].writes()) out[i] = d.output_values(i);
-  return out;
-}
-
-// One candidate launch on fresh buffers; returns its outputs (empty when it failed).
-std::vector<std::vector<double>> candidate_run(Gate& g, const Config& c, const HostData& host,
-                                               const std::vector<std::vector<double>>& expected, int variant,
-                                               const std::string& where, std::vector<std::string>& problems,
-                                               json& tensors_json, bool& stop) {
-  std::optional<GatePhases::Timer> buffers(std::in_place, g.phases, "buffers_s");
-  DeviceTensors d(g.task, c, host, g.candidate->workspace_size(c), *g.stream, variant);
-  buffers.reset();
-  std::optional<GatePhases::Timer> launch(std::in_place, g.phases, "candidate_launch_s");
-  LaunchOutcome o = g.candidate->launch(c, d, g.timeout_s, where);
-  launch.reset();
-  if (!o.ok()) {
-    problems.push_back(o.message);
-    if (o.kind == LaunchOutcome::TimedOut) g.hangs++;
-    stop = true;  // the rest of this configuration's trials would fail the same way
-    return {};
-  }
-  {
-    GatePhases::Timer t(g.phases, "outputs_to_host_s");
-    for (const auto& p : d.integrity_problems(*g.stream)) problems.push_back(p + " on " + where);
-  }
-  std::vector<std::vector<double>> outs(g.task.tensors.size());
-  for (size_t i = 0; i < g.task.tensors.size(); ++i) {
-    const TensorSpec& ts = g.task.tensors[i];
-    if (!ts.writes()) continue;
-    {
-      GatePhases::Timer t(g.phases, "outputs_to_host_s");
-      outs[i] = d.output_values(i);
-    }
-    GatePhases::Timer t(g.phases, "compare_s");
-    CompareResult r = compare_parallel(outs[i].data(), expected[i].data(), static_cast<int64_t>(outs[i].size()),
-                                       ts.dtype, ts.tol);
-    g.worst_abs = std::max(g.worst_abs, r.max_abs_err);
-    g.worst_rel = std::max(g.worst_rel, r.max_rel_err);
-    tensors_json.push_back({{"tensor", ts.name},
-                            {"launch", variant + 1},
-                            {"mismatches", r.mismatches},
-                            {"nan_mismatches", r.nan_mismatches},
-                            {"max_abs_err", r.max_abs_err},
-                            {"max_rel_err", r.max_rel_err},
-                            {"summary", r.summary(ts.name)}});
-    if (!r.passed()) problems.push_back(r.summary(ts.name) + " on " + where);
-  }
-  return outs;
-}
-
 // A single output element may be constant by nature (the softmax of one value is 1).
 int64_t output_elements(const TaskSpec& t, const std::vector<std::vector<double>>& expected) {
   int64_t n = 0;
@@ -213,13 +128,13 @@ CorrectConfig check_config(Gate& g, size_t index) {
                              " cannot tell a real kernel from a trivial one: " + inf.why);
       }
     }
-    auto first = candidate_run(g, c, host, expected, 0, where + ", launch 1", problems, tj["tensors"], stop);
+    auto first = candidate_run(g, c, host, expected, 0, 0, where + ", launch 1", problems, tj["tensors"], stop);
     // Other buffers (shifted by a spacer allocation) and other poison: catches races,
     // stale state, and reads of memory the kernel never wrote. Every trial of ordinary
     // configurations does it; the largest ones only in the first trial, to bound the time.
     if (!stop && (trial == 0 || total_elements(g.task, c) <= kSecondLaunchElementLimit)) {
-      DeviceBuffer spacer(4096 * (trial + 1) + 256);
-      auto second = candidate_run(g, c, host, expected, 1, where + ", launch 2", problems, tj["tensors"], stop);
+      auto second = candidate_run(g, c, host, expected, 1, 4096 * (trial + 1) + 256, where + ", launch 2", problems,
+                                  tj["tensors"], stop);
       tj["launches_bitwise_identical"] = !first.empty() && first == second;  // NaNs make this false
     }
     cj.trials.push_back(tj);
@@ -360,6 +275,8 @@ int arena_correct_main(int argc, char** argv) {
       skip_gate(dev.why + " (this gate needs a GPU)", g.result_path, json(g.result));
     }
     g.result.device = device_facts(dev.info, dev.id);
+    g.device = dev.id;
+    g.gpu_lock_dir = GpuLock::dir_from_environment();
     std::printf("device %d: %s (%s)\n", dev.id, dev.info.name, dev.info.arch);
     if (opt.has("reference")) setup_oracle_cache(g, opt);
 
@@ -370,7 +287,7 @@ int arena_correct_main(int argc, char** argv) {
     std::vector<Side*> sides = {g.candidate.get()};
     if (g.baseline) sides.push_back(g.baseline.get());
     lap(g, "judge_setup_s");
-    GateWorkers::start(sides, g.result_path, json(g.result));
+    start_workers(g, sides);
     lap(g, "start_workers_s");
     g.stream = std::make_unique<Stream>();
 
@@ -398,6 +315,9 @@ int arena_correct_main(int argc, char** argv) {
   int rc = RUN_ALL_TESTS();
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   lap(g, "configs_s");
+  // Held until this process ends (never released by hand): its workers' device contexts and its
+  // own are torn down under it, not while a perf gate times on the GPU.
+  new GpuLock(device_work(g));
   for (Side* s : {g.candidate.get(), g.baseline.get()})
     if (s) s->ask_workers_to_exit();  // they end in parallel while the result is written
   finish(g, rc, secs);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <cstdint>
 #include <future>
 #include <map>
@@ -17,6 +18,7 @@
 #include "gate_phases.h"
 #include "gate_report.h"
 #include "gate_workers.h"
+#include "gpu_lock.h"
 #include "host_pool.h"
 #include "inputs.h"
 #include "kernel_library.h"
@@ -46,6 +48,8 @@ struct Gate {
   std::string spec_hash, oracle_id;  // parts of every oracle cache key
   size_t fixed_configs = 0;          // configurations before the generated (fuzz) ones
   std::unique_ptr<Stream> stream;
+  int device = 0;                        // the GPU this gate works on
+  std::filesystem::path gpu_lock_dir;    // its device-work lock's folder (gpu_lock.h); empty: none
   int trials = 3;
   double timeout_s = 10;
   std::string result_path;
@@ -82,6 +86,25 @@ void take_oracle_phases(Gate& g);
 // --only oracle: the oracle's outputs for every configuration and trial of the set, into the
 // cache; no device, no workers, no candidate.
 int fill_oracle_cache(Gate& g);
+
+// The trial's work on the device (tools/arena_correct_launch.cpp), each under the GPU's
+// device-work lock, which device_work() takes (its wait is the phase wait_for_gpu_s).
+GpuLock device_work(Gate& g);
+// The sides' workers, started under that lock (they make their device contexts).
+void start_workers(Gate& g, const std::vector<Side*>& sides);
+// Records `side`'s launch for `c` (once per configuration) on buffers of its own holding
+// valid inputs; false with the reason in `problems` when it cannot be judged.
+bool recorded(Gate& g, Side& side, const Config& c, const HostData& host, std::vector<std::string>& problems);
+// Expected outputs for one trial on the device, from the baseline (tasks without an oracle).
+std::vector<std::vector<double>> baseline_outputs(Gate& g, const Config& c, const HostData& host,
+                                                  std::vector<std::string>& problems);
+// One candidate launch on fresh buffers (after `spacer_bytes` of other allocation, when not 0),
+// compared with `expected`; returns its outputs (empty when the launch failed).
+std::vector<std::vector<double>> candidate_run(Gate& g, const Config& c, const HostData& host,
+                                               const std::vector<std::vector<double>>& expected, int variant,
+                                               size_t spacer_bytes, const std::string& where,
+                                               std::vector<std::string>& problems, nlohmann::json& tensors_json,
+                                               bool& stop);
 
 // The phases in the order a gate runs them.
 extern const std::vector<std::string> kPhaseOrder;

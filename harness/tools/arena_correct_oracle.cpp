@@ -143,8 +143,8 @@ void print_oracle_cache(const Gate& g) {
 }
 
 const std::vector<std::string> kPhaseOrder = {
-    "process_start_s", "judge_setup_s", "start_workers_s", "configs_s", "wait_for_trials_s", "record_launch_s",
-    "baseline_oracle_s", "buffers_s", "candidate_launch_s", "outputs_to_host_s", "compare_s", "finish_s", "total_s",
+    "process_start_s", "judge_setup_s", "start_workers_s", "configs_s", "wait_for_trials_s", "wait_for_gpu_s",
+    "record_launch_s", "baseline_oracle_s", "buffers_s", "candidate_launch_s", "outputs_to_host_s", "compare_s", "finish_s", "total_s",
     "wait_for_host_slot_thread_s", "draw_inputs_thread_s", "oracle_computed_thread_s",
     "oracle_cache_read_thread_s", "oracle_cache_write_thread_s", "oracle_wait_for_other_gate_thread_s"};
 

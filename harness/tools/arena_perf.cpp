@@ -16,6 +16,7 @@
 #include "device.h"
 #include "gate_report.h"
 #include "gate_workers.h"
+#include "gpu_lock.h"
 #include "kernel_library.h"
 #include "perf_engine.h"
 #include "runner_options.h"
@@ -46,6 +47,24 @@ void print_table(const PerfReport& r) {
   std::printf("overall: speedup %.4f, 95%% CI [%.4f, %.4f], %s (timing: %s; events add %.2f us)\n\n", r.speedup.speedup,
               r.speedup.ci95_low, r.speedup.ci95_high, verdict_name(r.speedup.verdict), r.method.timing.c_str(),
               std::isnan(r.method.event_overhead_us) ? 0.0 : r.method.event_overhead_us);
+}
+
+// The engine's options from the gate's (defaults where not given); throws on values out of range.
+PerfOptions perf_options(const RunnerOptions& opt) {
+  PerfOptions po;
+  po.budget_s = opt.number("budget-s", po.budget_s);
+  po.flush_bytes = static_cast<size_t>(opt.number("flush-bytes", 0));
+  po.flush_mode = static_cast<int>(opt.number("flush-mode", po.flush_mode));
+  if (po.flush_mode < 0 || po.flush_mode > 2) throw std::invalid_argument("--flush-mode takes 0, 1 or 2");
+  po.delta = opt.number("delta", po.delta);
+  po.process_spread = opt.number("process-spread", po.process_spread);
+  if (!(po.process_spread >= 0 && po.process_spread < 0.1))
+    throw std::invalid_argument("--process-spread takes a log-space standard deviation from 0 to below 0.1");
+  po.samples_per_round = static_cast<int>(opt.number("samples-per-round", po.samples_per_round));
+  po.min_rounds = static_cast<int>(opt.number("min-rounds", po.min_rounds));
+  po.kernel_timeout_s = opt.number("kernel-timeout-s", po.kernel_timeout_s);
+  po.kept_samples = static_cast<int>(opt.number("kept-samples", po.kept_samples));
+  return po;
 }
 
 }  // namespace
@@ -94,19 +113,7 @@ int arena_perf_main(int argc, char** argv) {
     std::optional<ReferenceLibrary> reference;
     if (opt.has("reference")) reference = ReferenceLibrary::load(opt.get("reference"), task_file);
 
-    PerfOptions po;
-    po.budget_s = opt.number("budget-s", po.budget_s);
-    po.flush_bytes = static_cast<size_t>(opt.number("flush-bytes", 0));
-    po.flush_mode = static_cast<int>(opt.number("flush-mode", po.flush_mode));
-    if (po.flush_mode < 0 || po.flush_mode > 2) throw std::invalid_argument("--flush-mode takes 0, 1 or 2");
-    po.delta = opt.number("delta", po.delta);
-    po.process_spread = opt.number("process-spread", po.process_spread);
-    if (!(po.process_spread >= 0 && po.process_spread < 0.1))
-      throw std::invalid_argument("--process-spread takes a log-space standard deviation from 0 to below 0.1");
-    po.samples_per_round = static_cast<int>(opt.number("samples-per-round", po.samples_per_round));
-    po.min_rounds = static_cast<int>(opt.number("min-rounds", po.min_rounds));
-    po.kernel_timeout_s = opt.number("kernel-timeout-s", po.kernel_timeout_s);
-    po.kept_samples = static_cast<int>(opt.number("kept-samples", po.kept_samples));
+    const PerfOptions po = perf_options(opt);
 
     // Google Benchmark drives the rounds; random interleaving shuffles them.
     std::vector<std::string> gb_args = {"--benchmark_enable_random_interleaving=true"};
@@ -129,7 +136,11 @@ int arena_perf_main(int argc, char** argv) {
     try {
       engine.prepare();
       lap("prepare_s");
-      engine.run();
+      {  // no other gate works on this GPU while it times (gpu_lock.h; only where they share it)
+        GpuLock gpu(GpuLock::dir_from_environment(), dev.id, GpuLock::Mode::Timing);
+        lap("wait_for_gpu_s");
+        engine.run();
+      }
       lap("timed_rounds_s");
       report = engine.report();
       lap("checks_and_report_s");
