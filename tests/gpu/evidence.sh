@@ -29,6 +29,10 @@
 # cores), SPECS the resource spec files scale runs with (default: GPU 0 alone, then every GPU),
 # SCHEDULE the perf gates' ARENA_PERF_SCHEDULE (default exclusive), SLOTS ARENA_PERF_SLOTS
 # (default: configure's, from the cores).
+# STOP_S cuts every ctest run after that many seconds (ctest --stop-time: Test.xml and the
+# results written so far are kept). GPU=<n> gives the run GPU n alone (configure sees one GPU,
+# gates run with CUDA_VISIBLE_DEVICES=n) and CPUS=<list> pins ctest and its gates to those cores
+# (taskset), e.g. GPU=0 CPUS=0-15 for a one-GPU, 16-core host inside a larger one.
 # Logs and result JSON go to $OUT (or ./gpu-evidence). Tools the machine lacks (bwrap) are
 # taken from .deps/usr/bin when tests/gpu/prepare-deps.sh filled it.
 set -uo pipefail
@@ -51,9 +55,29 @@ suite=${SUITE:-hip2hip}
 [ "${1:-}" = selftest ] && suite=${SUITE:-hip2hip;torch2hip;triton2triton}
 [ "${1:-}" = memory ] && suite=${SUITE:-torch2hip}
 
+# GPU=<n>: an nvidia-smi that answers for GPU n alone, for configure (it counts the GPUs and
+# their memory with it).
+smi_args=""
+if [ -n "${GPU:-}" ]; then
+  command -v nvidia-smi >/dev/null || { echo "GPU=$GPU: this machine has no nvidia-smi" >&2; exit 1; }
+  mkdir -p $build
+  printf '#!/bin/sh\nexec %s "$@" -i %s\n' "$(command -v nvidia-smi)" "$GPU" >$build/nvidia-smi-one-gpu
+  chmod +x $build/nvidia-smi-one-gpu
+  smi_args="-D_arena_smi=$PWD/$build/nvidia-smi-one-gpu"
+fi
+# ctest as GPU, CPUS and STOP_S say.
+ctest() {
+  local pre=()
+  [ -n "${CPUS:-}" ] && pre+=(taskset -c "$CPUS")
+  [ -n "${GPU:-}" ] && pre+=(env "CUDA_VISIBLE_DEVICES=$GPU")
+  local stop=()
+  [ -n "${STOP_S:-}" ] && stop=(--stop-time "$(date -d "+$STOP_S sec" +%H:%M:%S)")
+  if [ ${#pre[@]} -gt 0 ]; then "${pre[@]}" ctest "${stop[@]}" "$@"; else command ctest "${stop[@]}" "$@"; fi
+}
+
 # ARENA_TASKS_DIR in the environment: validate the tasks of another folder (e.g. new ones).
 configure() {  # candidate [fallback]
-  cmake -S . -B $build -DARENA_HIP_PLATFORM=nvidia "-DARENA_SUITES=$suite" -DARENA_BUILD_FRAMEWORK_TESTS=OFF \
+  cmake -S . -B $build $smi_args -DARENA_HIP_PLATFORM=nvidia "-DARENA_SUITES=$suite" -DARENA_BUILD_FRAMEWORK_TESTS=OFF \
     ${BUDGET:+-DARENA_PERF_BUDGET_S=$BUDGET} -DARENA_TASKS_DIR="${ARENA_TASKS_DIR:-$PWD/tasks}" -DARENA_CANDIDATE="$1" -DARENA_CANDIDATE_FALLBACK="${2:-none}" \
     -DARENA_PERF_SCHEDULE="${SCHEDULE:-exclusive}" ${SLOTS:+-DARENA_PERF_SLOTS=$SLOTS} \
     >>"$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
