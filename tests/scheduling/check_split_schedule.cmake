@@ -7,9 +7,7 @@
 cmake_minimum_required(VERSION 3.25)
 include("${CMAKE_CURRENT_LIST_DIR}/scheduling_common.cmake")
 run_only_on_nvidia("${PLATFORM}")
-file(REMOVE_RECURSE "${WORK_DIR}")
-file(COPY "${SOURCE_DIR}/tasks/hip2hip/avgpool_global_f16/" DESTINATION "${WORK_DIR}/tasks/hip2hip/avgpool_global_f16")
-set(task hip2hip/avgpool_global_f16)
+scratch_with_one_task("${SOURCE_DIR}" "${WORK_DIR}")
 
 # configure(<gpus> <extra -D...>): one build folder reconfigured (its arena-spec built once);
 # exit and output in rc/log.

@@ -17,6 +17,14 @@ macro(run_only_on_nvidia platform)
   endif()
 endmacro()
 
+# A fresh WORK_DIR holding one real task (hip2hip/avgpool_global_f16), named in `task`: the
+# checks configure a build of it alone. A macro: `task` is the caller's.
+macro(scratch_with_one_task source_dir work_dir)
+  file(REMOVE_RECURSE "${work_dir}")
+  file(COPY "${source_dir}/tasks/hip2hip/avgpool_global_f16/" DESTINATION "${work_dir}/tasks/hip2hip/avgpool_global_f16")
+  set(task hip2hip/avgpool_global_f16)
+endmacro()
+
 function(fail what)
   message(FATAL_ERROR "FAILED: ${what}")
 endfunction()
