@@ -206,6 +206,25 @@ TEST(CTestStructure, PerfGatesHoldOneGpuByResourceGroupsNotTheMachine) {
   }
 }
 
+// Tests that run a candidate through a task's gates one after another (label candidates, and
+// exploits on a GPU) hold a whole GPU like an exclusive perf gate, not the machine: with several
+// GPUs they run side by side (RUN_SERIAL only under ARENA_PERF_SCHEDULE=serial).
+TEST(CTestStructure, CandidateAndExploitTestsHoldAWholeGpuNotTheMachine) {
+  const bool serial = std::string(ARENA_PERF_SCHEDULE) == "serial";
+  const Requirements whole{{"gpus", ARENA_GPU_UNITS}};
+  int seen = 0;
+  for (const auto& [name, info] : tests_by_name()) {
+    const bool candidate = info.labels.count("candidates") > 0;
+    const bool gpu_exploit = info.labels.count("exploits") > 0 && info.labels.count("gpu") > 0;
+    if (!candidate && !gpu_exploit) continue;
+    if (!info.requirements.empty() && info.requirements != whole) continue;  // a one-slot exploit
+    ++seen;
+    if (candidate) EXPECT_EQ(info.requirements, whole) << name << ": " << info.resource_groups;
+    EXPECT_EQ(info.run_serial, serial) << name << " (ARENA_PERF_SCHEDULE=" ARENA_PERF_SCHEDULE ")";
+  }
+  EXPECT_GT(seen, 0) << "no candidate or exploit test holds a whole GPU";
+}
+
 // Host threads (docs/DESIGN.md, "Scheduling"): every correctness gate is told its share of the
 // host's cores, every timed gate a GPU's share.
 TEST(CTestStructure, GpuGatesAreToldTheirShareOfTheHostThreads) {
