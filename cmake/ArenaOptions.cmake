@@ -115,7 +115,7 @@ set(ARENA_GPU_MEMORY_GB "" CACHE STRING
     "GiB of memory per GPU for the resource spec (empty: nvidia-smi/rocm-smi at configure; set it where configure sees no GPU, or below the GPU's memory where gates run out of it)")
 option(ARENA_ORACLE_CACHE
        "Keep the host oracle's outputs in <build>/arena/oracle_cache, checked before use, so repeated correctness gates run no oracle" ON)
-set(ARENA_ORACLE_CACHE_GB "16" CACHE STRING "Most disk the oracle cache may take, in GB (outputs beyond it are used, not kept)")
+set(ARENA_ORACLE_CACHE_GB "auto" CACHE STRING "Most disk the oracle cache may take, in GB (outputs beyond it are used, not kept); auto: a quarter of the build tree's free disk at configure, 4 to 256")
 set(ARENA_PERF_SCHEDULE "exclusive" CACHE STRING
     "How a perf gate holds its GPU: exclusive (all its slots; correctness gates keep the other GPUs and the host), split (ARENA_PERF_GPUS GPUs only time, one perf gate each, the others only run correctness gates; needs 2 GPUs or more), shared (one perf gate per GPU beside its correctness gates, which keep off the device while it times: harness/src/gpu_lock.h), serial (RUN_SERIAL: nothing else on the machine)")
 set_property(CACHE ARENA_PERF_SCHEDULE PROPERTY STRINGS exclusive split shared serial)

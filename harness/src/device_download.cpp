@@ -45,8 +45,8 @@ void download_chunks(const void* src, size_t bytes,
   }
 }
 
-std::vector<double> download_values(DType dtype, const void* src, int64_t n) {
-  std::vector<double> v(static_cast<size_t>(n));
+HostValues download_values(DType dtype, const void* src, int64_t n) {
+  HostValues v(static_cast<size_t>(n));  // first touched by the conversion's threads
   const size_t es = dtype_size(dtype);
   download_chunks(src, static_cast<size_t>(n) * es, [&](size_t off, const unsigned char* data, size_t bytes) {
     parallel_to_double(dtype, data, v.data() + off / es, static_cast<int64_t>(bytes / es));

@@ -9,6 +9,7 @@
 
 #include "compare.h"
 #include "dtype.h"
+#include "host_values.h"
 
 namespace arena {
 
@@ -18,7 +19,7 @@ void download_chunks(const void* src, size_t bytes,
                      const std::function<void(size_t offset, const unsigned char* data, size_t n)>& take);
 
 // `n` elements of `dtype` at device address `src`, as doubles.
-std::vector<double> download_values(DType dtype, const void* src, int64_t n);
+HostValues download_values(DType dtype, const void* src, int64_t n);
 
 // compare() of `n` elements of `dtype` at device address `src` against `want`, without a host
 // copy of the whole tensor (the same result as downloading it and comparing in one pass).

@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "host_values.h"
+
 namespace arena {
 
 // A fast 64-bit hash of bytes (not cryptographic: it detects damage, not tampering; the
@@ -70,7 +72,7 @@ struct OracleCachePolicy {
 
 class OracleCache {
  public:
-  using Outputs = std::vector<std::vector<double>>;  // one per tensor; empty where not an output
+  using Outputs = HostTensors;  // one per tensor; empty where not an output
   // `dir` empty: no cache (every call computes). `note` receives one line per event worth
   // reading in the gate's output (a rejected entry, a write that failed); it may be called
   // from several threads.

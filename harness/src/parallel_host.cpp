@@ -1,6 +1,7 @@
 #include "parallel_host.h"
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "host_pool.h"
@@ -19,6 +20,13 @@ void parallel_from_double(DType d, const double* src, void* dst, int64_t n) {
   parallel_for(n, [&](int64_t b, int64_t e) {
     from_double(d, src + b, static_cast<unsigned char*>(dst) + b * es, static_cast<size_t>(e - b));
   });
+}
+
+HostValues nan_filled(int64_t n) {
+  HostValues v(static_cast<size_t>(n));
+  double* p = v.data();
+  parallel_for(n, [p](int64_t b, int64_t e) { std::fill(p + b, p + e, std::numeric_limits<double>::quiet_NaN()); });
+  return v;
 }
 
 namespace {

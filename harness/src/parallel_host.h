@@ -5,6 +5,7 @@
 
 #include "compare.h"
 #include "dtype.h"
+#include "host_values.h"
 
 namespace arena {
 
@@ -18,5 +19,8 @@ CompareResult compare_parallel_raw(const void* got, const double* want, int64_t 
 // Converts between dtype bytes and doubles on the host threads.
 void parallel_to_double(DType d, const void* src, double* dst, int64_t n);
 void parallel_from_double(DType d, const double* src, void* dst, int64_t n);
+
+// n quiet NaNs, written (and the pages first touched) on the host threads.
+HostValues nan_filled(int64_t n);
 
 }  // namespace arena

@@ -85,7 +85,7 @@ class PerfEngine {
   void start_kept_checks(ConfigRun& c);
   void finish_kept_checks(ConfigRun& c, nlohmann::json& checks);
   void check_buffers_after_timing(ConfigRun& c);
-  std::vector<std::vector<double>> baseline_outputs(ConfigRun& c, const KeptSample& k);
+  HostTensors baseline_outputs(ConfigRun& c, const KeptSample& k);
   // The report (perf_report.cpp).
   PerfMethod method_record() const;
   PerfConfig config_report(ConfigRun& c, ReportTotals& totals);

@@ -26,7 +26,7 @@ struct PerfEngine::KeptCheck {
   SideRun* side;
   const KeptSample* k;
   std::string against;
-  std::future<std::vector<std::vector<double>>> expected;
+  std::future<HostTensors> expected;
 };
 
 struct PerfEngine::ConfigRun {

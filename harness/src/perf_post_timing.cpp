@@ -41,14 +41,14 @@ void PerfEngine::start_kept_checks(ConfigRun& c) {
 }
 
 // The baseline recomputed on a kept sample's inputs, copied on the device.
-std::vector<std::vector<double>> PerfEngine::baseline_outputs(ConfigRun& c, const KeptSample& k) {
+HostTensors PerfEngine::baseline_outputs(ConfigRun& c, const KeptSample& k) {
   Side& base = *c.a().side;
   DeviceTensors d(task_, c.config, uint64_t{0}, base.workspace_size(c.config), *stream_);  // inputs replaced below
   for (size_t i = 0; i < task_.tensors.size(); ++i)
     if (task_.tensors[i].reads()) d.set_input_from_device(i, k.in[i].get(), *stream_);
   LaunchOutcome o = base.launch(c.config, d, opt_.kernel_timeout_s * 10, c.config.label + " (a kept sample)");
   if (!o.ok()) throw std::runtime_error("the baseline could not recompute a kept sample: " + o.message);
-  std::vector<std::vector<double>> out(task_.tensors.size());
+  HostTensors out(task_.tensors.size());
   for (size_t i = 0; i < task_.tensors.size(); ++i)
     if (task_.tensors[i].writes()) out[i] = d.output_values(i);
   return out;
@@ -58,7 +58,7 @@ void PerfEngine::finish_kept_checks(ConfigRun& c, json& checks) {
   for (KeptCheck& p : c.kept_checks) {
     const std::string who = side_name(*p.side);
     const std::string sample = "round " + std::to_string(p.k->round + 1) + ", sample " + std::to_string(p.k->sample + 1);
-    std::vector<std::vector<double>> expected;
+    HostTensors expected;
     try {
       Spent spent(spent_s_, "kept_expected_s");
       expected = p.expected.get();

@@ -25,9 +25,9 @@ HostData draw_inputs(const TaskSpec& t, const Config& c, const StreamKey& key_ba
     }
     StreamKey key = key_base;
     key.tensor = static_cast<uint32_t>(i);
-    std::vector<double> v(n);
+    HostValues v(n);  // written (and first touched) by the draw's threads
     generate_values(ts.dist->at(c.bindings), plan, key, v.data(), n);
-    std::vector<unsigned char> bytes(n * dtype_size(ts.dtype));
+    HostBytes bytes(n * dtype_size(ts.dtype));
     parallel_from_double(ts.dtype, v.data(), bytes.data(), n);
     parallel_to_double(ts.dtype, bytes.data(), v.data(), n);  // round through the dtype
     h.bytes.push_back(std::move(bytes));
@@ -36,13 +36,13 @@ HostData draw_inputs(const TaskSpec& t, const Config& c, const StreamKey& key_ba
   return h;
 }
 
-std::vector<std::vector<double>> run_reference(const TaskSpec& t, const Config& c, HostData in,
+HostTensors run_reference(const TaskSpec& t, const Config& c, HostData in,
                                                const ReferenceLibrary& ref) {
-  std::vector<std::vector<double>> all(t.tensors.size());
+  HostTensors all(t.tensors.size());
   std::vector<double*> ptrs;
   for (size_t i = 0; i < t.tensors.size(); ++i) {
     if (t.tensors[i].reads()) all[i] = std::move(in.values[i]);
-    else all[i].assign(in.numel[i], std::numeric_limits<double>::quiet_NaN());
+    else all[i] = nan_filled(in.numel[i]);  // what the oracle leaves unwritten is NaN
     ptrs.push_back(all[i].data());
   }
   arena_ref_args a{ptrs.data(), in.numel.data(), static_cast<int>(ptrs.size()),
@@ -258,7 +258,7 @@ std::vector<std::string> DeviceTensors::integrity_problems(const Stream& s, bool
   return problems;
 }
 
-std::vector<double> DeviceTensors::output_values(size_t i) const {
+HostValues DeviceTensors::output_values(size_t i) const {
   return download_values(task_.tensors[i].dtype, storage_->buffers[i].data(), numel_[i]);
 }
 

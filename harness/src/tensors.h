@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "host_values.h"
 #include "parallel_host.h"
 #include "device.h"
 #include "inputs.h"
@@ -19,8 +20,8 @@ namespace arena {
 // values as doubles (what the oracle sees is exactly what the kernel sees).
 struct HostData {
   std::vector<int64_t> numel;
-  std::vector<std::vector<unsigned char>> bytes;  // inputs and inout tensors; empty for outputs
-  std::vector<std::vector<double>> values;        // inputs and inout tensors as doubles
+  std::vector<HostBytes> bytes;  // inputs and inout tensors; empty for outputs
+  HostTensors values;            // inputs and inout tensors as doubles
 };
 
 HostData draw_inputs(const TaskSpec& t, const Config& c, const StreamKey& key_base, const TrialPlan& plan);
@@ -28,7 +29,7 @@ HostData draw_inputs(const TaskSpec& t, const Config& c, const StreamKey& key_ba
 // Runs the host oracle; returns every tensor as doubles (outputs filled). Throws
 // std::runtime_error when the oracle reports failure. Pass `in` as an rvalue where it is not
 // needed afterwards: its values become the returned inputs without a copy.
-std::vector<std::vector<double>> run_reference(const TaskSpec& t, const Config& c, HostData in,
+HostTensors run_reference(const TaskSpec& t, const Config& c, HostData in,
                                                const ReferenceLibrary& ref);
 
 // A NaN (floats) or sentinel (integers) 8-byte fill pattern; `variant` 0 and 1 differ in every
@@ -70,7 +71,7 @@ class DeviceTensors {
   // with their pristine copies); each problem is one sentence.
   std::vector<std::string> integrity_problems(const Stream& s, bool check_inputs = true) const;
   // Output (and inout) tensor `i` as doubles.
-  std::vector<double> output_values(size_t i) const;
+  HostValues output_values(size_t i) const;
   size_t workspace_bytes() const { return args_.workspace_bytes; }
 
  private:

@@ -81,7 +81,7 @@ HostData host_inputs_of(const TaskSpec& task, const KeptSample& k) {
     const TensorSpec& ts = task.tensors[i];
     h.numel.push_back(k.numel[i]);
     h.bytes.emplace_back();
-    h.values.push_back(ts.reads() ? download_values(ts.dtype, k.in[i].get(), k.numel[i]) : std::vector<double>());
+    h.values.push_back(ts.reads() ? download_values(ts.dtype, k.in[i].get(), k.numel[i]) : HostValues());
   }
   return h;
 }

@@ -57,14 +57,14 @@ int64_t total_elements(const TaskSpec& t, const Config& c) {
 }
 
 // A single output element may be constant by nature (the softmax of one value is 1).
-int64_t output_elements(const TaskSpec& t, const std::vector<std::vector<double>>& expected) {
+int64_t output_elements(const TaskSpec& t, const HostTensors& expected) {
   int64_t n = 0;
   for (size_t i = 0; i < t.tensors.size() && i < expected.size(); ++i)
     if (t.tensors[i].writes()) n += static_cast<int64_t>(expected[i].size());
   return n;
 }
 
-size_t hash_outputs(const TaskSpec& t, const std::vector<std::vector<double>>& expected) {
+size_t hash_outputs(const TaskSpec& t, const HostTensors& expected) {
   size_t h = 0;
   for (size_t i = 0; i < t.tensors.size() && i < expected.size(); ++i) {
     if (!t.tensors[i].writes()) continue;

@@ -34,7 +34,7 @@ namespace arena::correct_gate {
 // prepared on other threads while the device checks earlier ones.
 struct TrialData {
   HostData host;
-  std::vector<std::vector<double>> expected;  // empty: the baseline is the oracle
+  HostTensors expected;  // empty: the baseline is the oracle
 };
 
 struct Gate {
@@ -96,12 +96,12 @@ void start_workers(Gate& g, const std::vector<Side*>& sides);
 // valid inputs; false with the reason in `problems` when it cannot be judged.
 bool recorded(Gate& g, Side& side, const Config& c, const HostData& host, std::vector<std::string>& problems);
 // Expected outputs for one trial on the device, from the baseline (tasks without an oracle).
-std::vector<std::vector<double>> baseline_outputs(Gate& g, const Config& c, const HostData& host,
+HostTensors baseline_outputs(Gate& g, const Config& c, const HostData& host,
                                                   std::vector<std::string>& problems);
 // One candidate launch on fresh buffers (after `spacer_bytes` of other allocation, when not 0),
 // compared with `expected`; returns its outputs (empty when the launch failed).
-std::vector<std::vector<double>> candidate_run(Gate& g, const Config& c, const HostData& host,
-                                               const std::vector<std::vector<double>>& expected, int variant,
+HostTensors candidate_run(Gate& g, const Config& c, const HostData& host,
+                                               const HostTensors& expected, int variant,
                                                size_t spacer_bytes, const std::string& where,
                                                std::vector<std::string>& problems, nlohmann::json& tensors_json,
                                                bool& stop);

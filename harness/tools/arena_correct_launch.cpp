@@ -40,7 +40,7 @@ bool recorded(Gate& g, Side& side, const Config& c, const HostData& host, std::v
   return false;
 }
 
-std::vector<std::vector<double>> baseline_outputs(Gate& g, const Config& c, const HostData& host,
+HostTensors baseline_outputs(Gate& g, const Config& c, const HostData& host,
                                                   std::vector<std::string>& problems) {
   GatePhases::Timer t(g.phases, "baseline_oracle_s");  // its recording too (and its waits for the GPU)
   std::vector<std::string> why;
@@ -56,7 +56,7 @@ std::vector<std::vector<double>> baseline_outputs(Gate& g, const Config& c, cons
     return {};
   }
   for (const auto& p : d.integrity_problems(*g.stream)) problems.push_back("oracle (baseline): " + p);
-  std::vector<std::vector<double>> out(g.task.tensors.size());
+  HostTensors out(g.task.tensors.size());
   for (size_t i = 0; i < g.task.tensors.size(); ++i)
     if (g.task.tensors[i].writes()) out[i] = d.output_values(i);
   return out;
@@ -68,7 +68,7 @@ namespace {
 // the candidate, the integrity checks and its outputs on the host. False when the launch failed.
 bool launch_on_device(Gate& g, const Config& c, const HostData& host, int variant, size_t spacer_bytes,
                       const std::string& where, std::vector<std::string>& problems,
-                      std::vector<std::vector<double>>& outs, bool& stop) {
+                      HostTensors& outs, bool& stop) {
   GpuLock gpu = device_work(g);
   std::optional<DeviceBuffer> spacer;
   if (spacer_bytes) spacer.emplace(spacer_bytes);
@@ -93,11 +93,11 @@ bool launch_on_device(Gate& g, const Config& c, const HostData& host, int varian
 
 }  // namespace
 
-std::vector<std::vector<double>> candidate_run(Gate& g, const Config& c, const HostData& host,
-                                               const std::vector<std::vector<double>>& expected, int variant,
+HostTensors candidate_run(Gate& g, const Config& c, const HostData& host,
+                                               const HostTensors& expected, int variant,
                                                size_t spacer_bytes, const std::string& where,
                                                std::vector<std::string>& problems, json& tensors_json, bool& stop) {
-  std::vector<std::vector<double>> outs(g.task.tensors.size());
+  HostTensors outs(g.task.tensors.size());
   if (!launch_on_device(g, c, host, variant, spacer_bytes, where, problems, outs, stop)) return {};
   for (size_t i = 0; i < g.task.tensors.size(); ++i) {
     const TensorSpec& ts = g.task.tensors[i];

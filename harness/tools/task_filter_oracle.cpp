@@ -67,9 +67,9 @@ std::vector<Config> pick_configs(const TaskSpec& t, const Options& o) {
 void redraw(const TaskSpec& t, const Config& c, HostData& h, size_t i, const StreamKey& key) {
   const TensorSpec& ts = t.tensors[i];
   const int64_t n = h.numel[i];
-  std::vector<double> v(n);
+  HostValues v(n);
   generate_values(ts.dist->at(c.bindings), trial_plan(0), key, v.data(), n);
-  std::vector<unsigned char> bytes(n * dtype_size(ts.dtype));
+  HostBytes bytes(n * dtype_size(ts.dtype));
   parallel_from_double(ts.dtype, v.data(), bytes.data(), n);
   parallel_to_double(ts.dtype, bytes.data(), v.data(), n);
   h.bytes[i] = std::move(bytes);
@@ -77,8 +77,8 @@ void redraw(const TaskSpec& t, const Config& c, HostData& h, size_t i, const Str
 }
 
 // Whether any output differs beyond its tolerance between two oracle runs.
-bool outputs_differ(const TaskSpec& t, const std::vector<std::vector<double>>& a,
-                    const std::vector<std::vector<double>>& b) {
+bool outputs_differ(const TaskSpec& t, const HostTensors& a,
+                    const HostTensors& b) {
   for (size_t i = 0; i < t.tensors.size(); ++i) {
     const TensorSpec& ts = t.tensors[i];
     if (!ts.writes()) continue;
@@ -90,7 +90,7 @@ bool outputs_differ(const TaskSpec& t, const std::vector<std::vector<double>>& a
 }
 
 // Share of `want` that a kernel writing the constant `c` everywhere would match.
-double match_fraction(double c, const std::vector<double>& want, const TensorSpec& ts) {
+double match_fraction(double c, const HostValues& want, const TensorSpec& ts) {
   if (want.empty()) return 0;
   int64_t hits = 0;
   for (double w : want) hits += values_match(c, w, ts.dtype, ts.tol);
@@ -98,7 +98,7 @@ double match_fraction(double c, const std::vector<double>& want, const TensorSpe
 }
 
 // The most frequent value (exact equality) and the median of a set.
-std::pair<double, double> mode_and_median(std::vector<double> v) {
+std::pair<double, double> mode_and_median(const HostValues& v) {
   std::vector<double> finite;
   for (double x : v)
     if (std::isfinite(x)) finite.push_back(x);
@@ -172,13 +172,13 @@ ReferenceLibrary load_oracle(const TaskSpec& t, const std::string& ref_spec, con
 // One checked configuration's expected outputs.
 struct ConfigOutputs {
   std::string label;
-  std::vector<std::vector<double>> out;
+  HostTensors out;
 };
 
 // What the probes found, over the checked configurations (largest first).
 struct Findings {
   explicit Findings(size_t nt) : pooled(nt), input_matters(nt, false), input_fixed(nt, true) {}
-  std::vector<std::vector<double>> pooled;  // expected outputs over every checked configuration
+  HostTensors pooled;  // expected outputs over every checked configuration
   std::vector<bool> input_matters, input_fixed;
   std::map<std::string, bool> param_matters;         // the params no shape depends on
   std::map<std::string, std::string> param_change;   // "<from> to <to>": the change tried
@@ -194,7 +194,7 @@ struct Findings {
 // Redraws each input (one that can take more than one value, not yet shown to matter) and
 // records in `changed` whether the outputs moved.
 void probe_inputs(const TaskSpec& t, const Config& c, size_t ci, uint64_t task_key, const HostData& base,
-                  const std::vector<std::vector<double>>& expected, ReferenceLibrary& ref, Findings& f,
+                  const HostTensors& expected, ReferenceLibrary& ref, Findings& f,
                   json& changed) {
   for (size_t i = 0; i < t.tensors.size(); ++i) {
     const TensorSpec& ts = t.tensors[i];
@@ -215,7 +215,7 @@ void probe_inputs(const TaskSpec& t, const Config& c, size_t ci, uint64_t task_k
 // Changes each free param (not yet shown to matter) to the first other value the oracle
 // accepts, and records in `changed` whether the outputs moved.
 void probe_params(const TaskSpec& t, const Config& c, const std::vector<std::string>& free_params,
-                  const HostData& base, const std::vector<std::vector<double>>& expected, ReferenceLibrary& ref,
+                  const HostData& base, const HostTensors& expected, ReferenceLibrary& ref,
                   Findings& f, json& changed) {
   for (const auto& name : free_params) {
     if (f.param_matters[name]) continue;  // already shown on a larger configuration
@@ -227,7 +227,7 @@ void probe_params(const TaskSpec& t, const Config& c, const std::vector<std::str
     }
     double v = p->is_int ? static_cast<double>(c.bindings.at(name)) : c.floats[fi];
     for (double nv : perturbed(*p, v)) {
-      std::vector<std::vector<double>> out2;
+      HostTensors out2;
       try {
         out2 = run_reference(t, with_param(t, c, name, nv), base, ref);
       } catch (const std::exception&) {

@@ -84,3 +84,29 @@ TEST(ParallelHost, ConversionsMatchTheSerialOnes) {
     ASSERT_EQ(back_a, back_b) << dtype_name(d);
   }
 }
+
+// The oracle's outputs start as NaN everywhere (what it leaves unwritten must fail), written on
+// the host threads; the array itself starts unwritten (host_values.h).
+TEST(ParallelHost, NanFilledIsNanEverywhere) {
+  for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{1000}, kN}) {
+    HostValues v = nan_filled(n);
+    ASSERT_EQ(static_cast<int64_t>(v.size()), n);
+    int64_t not_nan = 0;
+    for (double x : v) not_nan += !std::isnan(x);
+    EXPECT_EQ(not_nan, 0) << "n = " << n;
+  }
+}
+
+TEST(ParallelHost, HostValuesKeepValuesAcrossResizeAndConstructWithArguments) {
+  HostValues v(3, 2.5);  // a value given is still written
+  EXPECT_EQ(v, HostValues({2.5, 2.5, 2.5}));
+  v.resize(5);  // grows without writing the new elements; the old ones stay
+  EXPECT_EQ(v[0], 2.5);
+  EXPECT_EQ(v[2], 2.5);
+  v.assign(4, -1.0);
+  EXPECT_EQ(v, HostValues({-1.0, -1.0, -1.0, -1.0}));
+  HostTensors t(2);
+  t[1] = std::move(v);
+  EXPECT_TRUE(t[0].empty());
+  EXPECT_EQ(t[1].size(), 4u);
+}
