@@ -6,6 +6,10 @@
 #
 #   tests/gpu/board_runs.sh            (after tests/gpu/evidence.sh build: uses build/gpu)
 #
+# BUILD names another build folder (configured here as the runs need), SPEC a resource spec
+# file for its ctest runs (default: the one configure wrote), e.g. one GPU of several while
+# other work runs on the rest.
+#
 # Writes $OUT (default gpu-evidence)/board/ (the site) and board-runs.log.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,7 +17,8 @@ cd "$(dirname "$0")/../.."
 out=${OUT:-gpu-evidence}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-build=build/gpu
+build=${BUILD:-build/gpu}
+spec=${SPEC:-arena_resources.json}
 tasks='^hip2hip/(gelu_f16|gemm_f32|reduce_sum|softmax_rows|transpose_2d)/'
 results="$out/board-results"
 rm -rf "$results" "$out/board"
@@ -23,7 +28,7 @@ for agent in replay command; do
     { tail -40 "$out/board-runs.log"; exit 1; }
   cmake --build $build -j "$(nproc)" >>"$out/board-runs.log" 2>&1 || { tail -40 "$out/board-runs.log"; exit 1; }
   rm -rf $build/arena/results $build/Testing
-  (cd $build && ctest -T Test --no-compress-output --resource-spec-file arena_resources.json -R "$tasks" -j 4) \
+  (cd $build && ctest -T Test --no-compress-output --resource-spec-file "$spec" -R "$tasks" -j 4) \
     >>"$out/board-runs.log" 2>&1
   $build/harness/score/arena-score $build --run board-$agent --results-dir "$results" || exit 1
 done
