@@ -15,12 +15,23 @@ and a plain bf16 copy of S or of the decayed keys in the products would add an e
 grows with T; the scores' rounding adds one that grows with the chunk's length. The state,
 the decayed keys and the scores are each split into a bf16 high part and a bf16 remainder
 (two products, about 16 bits of mantissa), and q's decay is applied to the fp32 product rows
-instead of to q, so the output's one rounding to bf16 dominates the error."""
+instead of to q, so the output's one rounding to bf16 dominates the error.
+
+Odd K: rows of q and k that start at an odd element cannot be copied in 4-byte pieces, so the
+chunk kernel loads them element by element, without the asynchronous copy, and with K > 64
+(a 128-wide tile) that build needs 255 registers and spills 516 bytes. On an H200 it gave wrong
+outputs from the first chunk on (B=6 T=135 H=3 K=113 V=5), while its PTX, executed instruction
+by instruction on the same inputs, gives the right ones: the fault lies in the PTX-to-machine-code
+step or below, not in the algorithm. So for odd K one small kernel first copies q and k into the
+workspace as rows of BK elements, zero past K (zero columns add nothing to q k^T or to the
+state), and the chunk kernel reads those with K = BK, the build the seen configurations (K = 128)
+run, with 16-byte aligned rows. Even K launches as before."""
 import triton
 import triton.language as tl
 
 BT = 64
 NUM_SMS = 132  # H100 SXM
+PAD_ROWS = 32
 
 
 @triton.jit
@@ -72,6 +83,29 @@ def retention_chunk_kernel(q_ptr, k_ptr, v_ptr, o_ptr, T, H, scale,
         state = tl.dot(tl.trans(k_lo), b_v, state)
 
 
+@triton.jit
+def pad_rows_kernel(q_ptr, k_ptr, qp_ptr, kp_ptr, n_rows, K: tl.constexpr, BK: tl.constexpr,
+                    ROWS: tl.constexpr):
+    # q and k as [n_rows, BK] rows, zero past K.
+    rows = tl.program_id(0).to(tl.int64) * ROWS + tl.arange(0, ROWS)
+    cols = tl.arange(0, BK)
+    m_r = rows[:, None] < n_rows
+    m_in = m_r & (cols[None, :] < K)
+    src = rows[:, None] * K + cols[None, :]
+    dst = rows[:, None] * BK + cols[None, :]
+    tl.store(qp_ptr + dst, tl.load(q_ptr + src, mask=m_in, other=0.0), mask=m_r)
+    tl.store(kp_ptr + dst, tl.load(k_ptr + src, mask=m_in, other=0.0), mask=m_r)
+
+
+def _block_k(K):
+    return max(16, triton.next_power_of_2(K))
+
+
+def workspace_bytes(B, T, H, K, V):
+    # Padded q and k (bf16) for odd K; a token amount otherwise (nothing is used).
+    return 2 * 2 * B * T * H * _block_k(K) if K % 2 else 16
+
+
 def _block_v(B, H, BK, V):
     # At most 8192 fp32 state values per program (64 registers a thread at 4 warps), and
     # narrower slices only while some multiprocessor would get no program: every V slice
@@ -82,9 +116,17 @@ def _block_v(B, H, BK, V):
     return bv
 
 
-def launch(q, k, v, o, B, T, H, K, V):
-    BK = max(16, triton.next_power_of_2(K))
+def launch(q, k, v, o, B, T, H, K, V, workspace):
+    BK = _block_k(K)
     BV = _block_v(B, H, BK, V)
+    k_row = K
+    if K % 2:
+        n_rows = B * T * H
+        q_pad = workspace[:2 * n_rows * BK].view(q.dtype)
+        k_pad = workspace[2 * n_rows * BK:4 * n_rows * BK].view(k.dtype)
+        pad_rows_kernel[(triton.cdiv(n_rows, PAD_ROWS),)](q, k, q_pad, k_pad, n_rows, K=K, BK=BK,
+                                                          ROWS=PAD_ROWS)
+        q, k, k_row = q_pad, k_pad, BK
     grid = (triton.cdiv(V, BV), B * H)
-    retention_chunk_kernel[grid](q, k, v, o, T, H, K ** -0.5, K=K, V=V, BT=BT, BK=BK, BV=BV,
+    retention_chunk_kernel[grid](q, k, v, o, T, H, K ** -0.5, K=k_row, V=V, BT=BT, BK=BK, BV=BV,
                                  num_warps=8 if BK > 128 else 4, num_stages=2)
