@@ -52,7 +52,8 @@ set_target_properties(arena_worker_core PROPERTIES POSITION_INDEPENDENT_CODE ON)
 add_executable(arena-worker tools/arena_worker.cpp)
 target_link_libraries(arena-worker PRIVATE arena_worker_core)
 
-add_executable(arena-correct tools/arena_correct.cpp tools/arena_correct_launch.cpp tools/arena_correct_oracle.cpp)
+add_executable(arena-correct tools/arena_correct.cpp tools/arena_correct_launch.cpp tools/arena_correct_oracle.cpp
+               tools/arena_correct_inputs.cpp)
 target_link_libraries(arena-correct PRIVATE arena_run GTest::gtest)
 add_dependencies(arena-correct arena-worker)
 
@@ -80,7 +81,7 @@ target_link_libraries(arena-profile-trace PRIVATE arena_run arena_worker_core)
 
 # The same runners as one shared library, for the Python host ("py:" kernels and oracles).
 add_library(arena_tools SHARED tools/arena_tools_library.cpp tools/arena_correct.cpp tools/arena_correct_launch.cpp
-            tools/arena_correct_oracle.cpp
+            tools/arena_correct_oracle.cpp tools/arena_correct_inputs.cpp
             tools/arena_perf.cpp tools/arena_profile.cpp tools/arena_task_filter.cpp tools/task_filter_oracle.cpp
             ${_perf_engine_sources})
 target_compile_definitions(arena_tools PRIVATE ARENA_TOOLS_LIBRARY)

@@ -24,6 +24,10 @@ struct TrialPlan {
 // family; later trials cycle with fresh draws.
 TrialPlan trial_plan(int index);
 
+// The version of the values generate_values draws: part of every cached draw's key
+// (arena-correct's input cache), so a change in how values are drawn must change it.
+constexpr const char* kDrawVersion = "philox4x32-10 box-muller v1";
+
 constexpr double kOutlierProbability = 0.001;
 constexpr double kOutlierScale = 50.0;
 
@@ -42,7 +46,8 @@ struct StreamKey {
 uint64_t perf_first_contents_key(uint64_t task_key, size_t index);
 
 // Fills `out` (n values) with draws from `d` under `plan`, exactly representable in `dtype`
-// is NOT guaranteed here: callers round through the dtype (see dtype.h).
+// is NOT guaranteed here: callers round through the dtype (see dtype.h). Values drawn
+// differently from before need a new kDrawVersion.
 void generate_values(const Distribution& d, const TrialPlan& plan, const StreamKey& key, double* out, int64_t n);
 
 

@@ -45,6 +45,7 @@ struct Gate {
   std::unique_ptr<Side> candidate, baseline;  // the baseline is used where there is no oracle
   std::optional<ReferenceLibrary> reference;
   std::unique_ptr<OracleCache> oracle_cache;
+  std::unique_ptr<OracleCache> input_cache;  // drawn inputs (tools/arena_correct_inputs.cpp)
   std::string spec_hash, oracle_id;  // parts of every oracle cache key
   size_t fixed_configs = 0;          // configurations before the generated (fuzz) ones
   std::unique_ptr<Stream> stream;
@@ -76,7 +77,11 @@ void lap(Gate& g, const char* name);
 std::vector<std::future<TrialData>> start_trials(const Gate& g, size_t index);
 std::vector<std::future<TrialData>> take_prepared(Gate& g, size_t index);
 
-// The oracle cache of this gate (--oracle-cache, --oracle-cache-budget-mb; no folder: none).
+// A trial's inputs: read from the input cache where it holds them, else drawn (and kept).
+HostData trial_inputs(const Gate& g, size_t index, const StreamKey& key, const TrialPlan& plan);
+
+// The oracle and input caches of this gate (--oracle-cache, --oracle-cache-budget-mb; no
+// folder: none).
 void setup_oracle_cache(Gate& g, const RunnerOptions& opt);
 // The cache's counts, in the result and the gate's output.
 nlohmann::json oracle_cache_facts(const Gate& g);

@@ -60,7 +60,7 @@ TrialData prepare_trial(const Gate& g, size_t index, const StreamKey& key, const
   const Config& c = g.configs[index];
   {
     GatePhases::Timer t(g.phases, "draw_inputs_thread_s");
-    d.host = draw_inputs(g.task, c, key, plan);
+    d.host = trial_inputs(g, index, key, plan);
   }
   if (g.reference) {
     d.expected = g.oracle_cache->get(oracle_key(g, index, plan.index, d.host), [&] {
@@ -129,9 +129,16 @@ std::vector<std::future<TrialData>> take_prepared(Gate& g, size_t index) {
 
 nlohmann::json oracle_cache_facts(const Gate& g) {
   const OracleCacheStats& s = g.oracle_cache->stats();
-  return {{"dir", g.oracle_cache->dir().string()}, {"hits", s.hits.load()}, {"computed", s.computed.load()},
-          {"rejected", s.rejected.load()}, {"not_kept", s.not_kept.load()}, {"waited", s.waited.load()},
-          {"lock_timeouts", s.lock_timeouts.load()}};
+  nlohmann::json facts = {{"dir", g.oracle_cache->dir().string()}, {"hits", s.hits.load()},
+                          {"computed", s.computed.load()}, {"rejected", s.rejected.load()},
+                          {"not_kept", s.not_kept.load()}, {"waited", s.waited.load()},
+                          {"lock_timeouts", s.lock_timeouts.load()}};
+  if (g.input_cache) {
+    const OracleCacheStats& in = g.input_cache->stats();
+    facts["inputs"] = {{"hits", in.hits.load()}, {"drawn", in.computed.load()}, {"rejected", in.rejected.load()},
+                       {"not_kept", in.not_kept.load()}};
+  }
+  return facts;
 }
 
 void print_oracle_cache(const Gate& g) {
@@ -140,6 +147,11 @@ void print_oracle_cache(const Gate& g) {
               s.hits.load(), s.computed.load(), s.rejected.load(), s.not_kept.load(),
               g.oracle_cache->enabled() ? " in " : " (no cache folder)", g.oracle_cache->dir().string().c_str(),
               s.waited.load());
+  if (g.input_cache) {
+    const OracleCacheStats& in = g.input_cache->stats();
+    std::printf("input cache: %d hit(s), %d drawn, %d rejected, %d not kept\n", in.hits.load(), in.computed.load(),
+                in.rejected.load(), in.not_kept.load());
+  }
 }
 
 const std::vector<std::string> kPhaseOrder = {
@@ -170,6 +182,12 @@ void setup_oracle_cache(Gate& g, const RunnerOptions& opt) {
       },
       policy);
   g.oracle_cache->set_folder(g.task.suite + "/" + g.task.name);
+  // Inputs beside the outputs, under the same budget (which covers the whole folder).
+  g.input_cache = std::make_unique<OracleCache>(opt.get("oracle-cache"), [](const std::string& line) {
+    std::printf("%s\n", line.c_str());
+    std::fflush(stdout);
+  }, policy);
+  g.input_cache->set_folder(g.task.suite + "/" + g.task.name + "/inputs");
 }
 
 int fill_oracle_cache(Gate& g) {
