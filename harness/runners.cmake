@@ -66,7 +66,7 @@ add_dependencies(arena-perf arena-worker)
 
 # Degenerate-task filter: oracle checks on the CPU (constant, trivial or input-independent
 # outputs) and launch-bound configurations from a perf result.
-add_executable(arena-task-filter tools/arena_task_filter.cpp tools/task_filter_oracle.cpp)
+add_executable(arena-task-filter tools/arena_task_filter.cpp tools/task_filter_oracle.cpp tools/task_filter_fuzz.cpp)
 target_link_libraries(arena-task-filter PRIVATE arena_run)
 
 # One launch per side inside a profiler's capture range, and the report of what it recorded.
@@ -83,6 +83,7 @@ target_link_libraries(arena-profile-trace PRIVATE arena_run arena_worker_core)
 add_library(arena_tools SHARED tools/arena_tools_library.cpp tools/arena_correct.cpp tools/arena_correct_launch.cpp
             tools/arena_correct_oracle.cpp tools/arena_correct_inputs.cpp
             tools/arena_perf.cpp tools/arena_profile.cpp tools/arena_task_filter.cpp tools/task_filter_oracle.cpp
+            tools/task_filter_fuzz.cpp
             ${_perf_engine_sources})
 target_compile_definitions(arena_tools PRIVATE ARENA_TOOLS_LIBRARY)
 target_link_libraries(arena_tools PRIVATE arena_run GTest::gtest benchmark::benchmark)

@@ -3,6 +3,7 @@
 //
 //   arena-task-filter --task <task.json> --reference <reference.so | py:torch:oracle:<dir>>
 //                     [--result <file.json>] [--max-elements N] [--max-configs K] [--trivial-fraction F]
+//                     [--fuzz-seeds S1,S2,...]
 //   arena-task-filter --task <task.json> --perf-result <solution_faster.json> [--min-baseline-us U]
 //                     [--result <file.json>]
 //
@@ -20,7 +21,10 @@
 //                        tolerance on any checked configuration
 //   independent param    changing a param that no tensor shape depends on (a float, or an int
 //                        such as a divisor) changes no expected value beyond the tolerance
-// (The oracle checks are in task_filter_oracle.cpp.)
+//   fuzz                 the correctness gate's own task checks (each output informative, two
+//                        input draws giving different outputs) on the fuzz domain's low corner
+//                        and the draws of fuzz seeds S (default 1,2,3), each under N elements
+// (The oracle checks are in task_filter_oracle.cpp, the fuzz checks in task_filter_fuzz.cpp.)
 // Perf mode: a seen configuration whose baseline (hip2hip, triton2triton) or eager PyTorch
 // (torch2hip) median is under U µs (default 5) is launch-bound: the comparison measures launch
 // and scheduling overheads, not kernels.
@@ -48,6 +52,21 @@ using arena::task_filter::fmt;
 namespace {
 
 std::string g_result_path;  // --result: where skip_gate() writes, too
+
+// "1,2,3" as seeds.
+std::vector<uint64_t> parse_seeds(const std::string& list) {
+  std::vector<uint64_t> out;
+  size_t at = 0;
+  while (at <= list.size()) {
+    const size_t end = std::min(list.find(',', at), list.size());
+    const std::string item = list.substr(at, end - at);
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos)
+      throw std::invalid_argument("--fuzz-seeds: '" + item + "' is not a seed (want S1,S2,...)");
+    out.push_back(std::stoull(item));
+    at = end + 1;
+  }
+  return out;
+}
 
 int run_perf_check(const TaskSpec& t, const std::string& perf_path, double min_us, json& result) {
   std::ifstream in(perf_path);
@@ -97,7 +116,7 @@ int arena_task_filter_main(int argc, char** argv) {
   try {
     RunnerOptions opt(argc, argv,
                       {"task", "reference", "perf-result", "result", "max-elements", "max-configs", "trivial-fraction",
-                       "min-baseline-us"});
+                       "min-baseline-us", "fuzz-seeds"});
     if (opt.passthrough().size() > 1)
       throw std::invalid_argument(std::string("unknown argument '") + opt.passthrough()[1] + "'");
     result_path = opt.get("result");
@@ -109,6 +128,7 @@ int arena_task_filter_main(int argc, char** argv) {
     o.max_elements = static_cast<int64_t>(opt.number("max-elements", static_cast<double>(o.max_elements)));
     o.max_configs = static_cast<int>(opt.number("max-configs", o.max_configs));
     o.trivial_fraction = opt.number("trivial-fraction", o.trivial_fraction);
+    if (opt.has("fuzz-seeds")) o.fuzz_seeds = parse_seeds(opt.get("fuzz-seeds"));
     auto t0 = std::chrono::steady_clock::now();
     int rc;
     if (opt.has("perf-result")) {

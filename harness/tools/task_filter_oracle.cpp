@@ -13,6 +13,7 @@
 #include "inputs.h"
 #include "kernel_library.h"
 #include "parallel_host.h"
+#include "task_filter_fuzz.h"
 #include "tensors.h"
 
 using json = nlohmann::json;
@@ -374,6 +375,7 @@ int run_oracle_checks(const TaskSpec& t, const std::string& ref_spec, const Opti
   check_identical_configs(t, f, problems);
   check_dependence(t, f, problems);
   print_findings(t, configs, outputs, f);
+  result["fuzz"] = check_fuzz(t, ref, o, problems);
   result["problems"] = problems;
   for (const auto& p : problems) std::printf("REJECTED: %s\n", p.c_str());
   print_measurement("filter_configs", static_cast<double>(configs.size()));

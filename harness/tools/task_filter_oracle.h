@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -15,6 +16,7 @@ struct Options {
   int64_t max_elements = int64_t{1} << 21;  // --max-elements: all tensors of a checked configuration
   int max_configs = 4;                      // --max-configs
   double trivial_fraction = 0.9;            // --trivial-fraction
+  std::vector<uint64_t> fuzz_seeds = {1, 2, 3};  // the fuzz draws checked besides the low corner
 };
 
 // A number as the filter prints it ("%.6g").
