@@ -45,8 +45,8 @@ std::vector<Config> fuzz_configs(const TaskSpec& t, const Options& o, std::vecto
 }
 
 // Whether every output of two oracle runs is the same bytes (the gate's test across draws).
-bool same_outputs(const TaskSpec& t, const std::vector<std::vector<double>>& a,
-                  const std::vector<std::vector<double>>& b, int64_t& elements) {
+bool same_outputs(const TaskSpec& t, const HostTensors& a,
+                  const HostTensors& b, int64_t& elements) {
   bool same = true;
   elements = 0;
   for (size_t i = 0; i < t.tensors.size(); ++i) {
@@ -64,7 +64,7 @@ std::vector<std::string> check_one(const TaskSpec& t, const Config& c, uint32_t 
   std::vector<std::string> found;
   const std::string where = c.label + " (" + c.describe() + ")";
   StreamKey key{hash_name(t.suite + "/" + t.name + "/filter/fuzz"), stream, 0, 0};
-  std::vector<std::vector<double>> first, second;
+  HostTensors first, second;
   try {
     first = run_reference(t, c, draw_inputs(t, c, key, trial_plan(0)), ref);
     key.trial = 1;
