@@ -77,6 +77,10 @@ void lap(Gate& g, const char* name);
 std::vector<std::future<TrialData>> start_trials(const Gate& g, size_t index);
 std::vector<std::future<TrialData>> take_prepared(Gate& g, size_t index);
 
+// The key lines every cached entry of (configuration `index`, `trial`) shares: the task, its
+// spec, the set, the configuration and the fuzz seed of generated ones (the oracle and input
+// caches add what else their entries depend on).
+OracleKey trial_key(const Gate& g, const std::string& entry, size_t index, int trial);
 // A trial's inputs: read from the input cache where it holds them, else drawn (and kept).
 HostData trial_inputs(const Gate& g, size_t index, const StreamKey& key, const TrialPlan& plan);
 

@@ -17,21 +17,8 @@ namespace {
 // configuration, the trial, the fuzz seed of generated configurations, and how values are drawn.
 OracleKey inputs_key(const Gate& g, size_t index, const TrialPlan& plan) {
   const Config& c = g.configs[index];
-  const bool generated = index >= g.fixed_configs;
-  OracleKey k;
-  k.add("entry", std::string("arena-correct drawn inputs"))
-      .add("draw", std::string(kDrawVersion))
-      .add("task", g.task.suite + "/" + g.task.name)
-      .add("spec", g.spec_hash)
-      .add("set", g.set)
-      .add("config", static_cast<uint64_t>(index))
-      .add("label", c.label)
-      .add("params", c.describe())
-      .add("ints", hash_bytes(c.ints.data(), c.ints.size() * sizeof(int64_t)))
-      .add("floats", hash_bytes(c.floats.data(), c.floats.size() * sizeof(double)))
-      .add("fuzz_seed", generated && g.result.fuzz_seed ? *g.result.fuzz_seed : 0)
-      .add("trial", static_cast<uint64_t>(plan.index))
-      .add("plan", plan.describe());
+  OracleKey k = trial_key(g, "arena-correct drawn inputs", index, plan.index);
+  k.add("draw", std::string(kDrawVersion)).add("plan", plan.describe());
   for (size_t i = 0; i < g.task.tensors.size(); ++i) {
     const TensorSpec& ts = g.task.tensors[i];
     k.add("tensor " + std::to_string(i), ts.name + " " + dtype_name(ts.dtype) + " x" +

@@ -28,21 +28,8 @@ std::string hex64(uint64_t v) {
 // Everything the oracle's outputs for (configuration `index`, `trial`) depend on. The
 // inputs' digest is part of it, so a change in how inputs are drawn can never reuse outputs.
 OracleKey oracle_key(const Gate& g, size_t index, int trial, const HostData& host) {
-  const Config& c = g.configs[index];
-  const bool generated = index >= g.fixed_configs;
-  OracleKey k;
-  k.add("entry", std::string("arena-correct oracle outputs"))
-      .add("task", g.task.suite + "/" + g.task.name)
-      .add("spec", g.spec_hash)
-      .add("oracle", g.oracle_id)
-      .add("set", g.set)
-      .add("config", static_cast<uint64_t>(index))
-      .add("label", c.label)
-      .add("params", c.describe())
-      .add("ints", hash_bytes(c.ints.data(), c.ints.size() * sizeof(int64_t)))
-      .add("floats", hash_bytes(c.floats.data(), c.floats.size() * sizeof(double)))
-      .add("fuzz_seed", generated && g.result.fuzz_seed ? *g.result.fuzz_seed : 0)
-      .add("trial", static_cast<uint64_t>(trial));
+  OracleKey k = trial_key(g, "arena-correct oracle outputs", index, trial);
+  k.add("oracle", g.oracle_id);
   uint64_t inputs = 0;
   for (size_t i = 0; i < g.task.tensors.size(); ++i) {
     const auto& b = host.bytes[i];
@@ -102,6 +89,24 @@ std::string oracle_identity(const std::string& spec, const std::string& py_host)
 }
 
 }  // namespace
+
+OracleKey trial_key(const Gate& g, const std::string& entry, size_t index, int trial) {
+  const Config& c = g.configs[index];
+  const bool generated = index >= g.fixed_configs;
+  OracleKey k;
+  k.add("entry", entry)
+      .add("task", g.task.suite + "/" + g.task.name)
+      .add("spec", g.spec_hash)
+      .add("set", g.set)
+      .add("config", static_cast<uint64_t>(index))
+      .add("label", c.label)
+      .add("params", c.describe())
+      .add("ints", hash_bytes(c.ints.data(), c.ints.size() * sizeof(int64_t)))
+      .add("floats", hash_bytes(c.floats.data(), c.floats.size() * sizeof(double)))
+      .add("fuzz_seed", generated && g.result.fuzz_seed ? *g.result.fuzz_seed : 0)
+      .add("trial", static_cast<uint64_t>(trial));
+  return k;
+}
 
 void lap(Gate& g, const char* name) {
   const auto now = std::chrono::steady_clock::now();
