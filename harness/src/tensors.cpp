@@ -37,7 +37,7 @@ HostData draw_inputs(const TaskSpec& t, const Config& c, const StreamKey& key_ba
 }
 
 HostTensors run_reference(const TaskSpec& t, const Config& c, HostData in,
-                                               const ReferenceLibrary& ref) {
+                          const ReferenceLibrary& ref) {
   HostTensors all(t.tensors.size());
   std::vector<double*> ptrs;
   for (size_t i = 0; i < t.tensors.size(); ++i) {

@@ -30,7 +30,7 @@ HostData draw_inputs(const TaskSpec& t, const Config& c, const StreamKey& key_ba
 // std::runtime_error when the oracle reports failure. Pass `in` as an rvalue where it is not
 // needed afterwards: its values become the returned inputs without a copy.
 HostTensors run_reference(const TaskSpec& t, const Config& c, HostData in,
-                                               const ReferenceLibrary& ref);
+                          const ReferenceLibrary& ref);
 
 // A NaN (floats) or sentinel (integers) 8-byte fill pattern; `variant` 0 and 1 differ in every
 // byte, so an element left unwritten cannot match in two launches.

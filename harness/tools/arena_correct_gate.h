@@ -106,14 +106,14 @@ void start_workers(Gate& g, const std::vector<Side*>& sides);
 bool recorded(Gate& g, Side& side, const Config& c, const HostData& host, std::vector<std::string>& problems);
 // Expected outputs for one trial on the device, from the baseline (tasks without an oracle).
 HostTensors baseline_outputs(Gate& g, const Config& c, const HostData& host,
-                                                  std::vector<std::string>& problems);
+                             std::vector<std::string>& problems);
 // One candidate launch on fresh buffers (after `spacer_bytes` of other allocation, when not 0),
 // compared with `expected`; returns its outputs (empty when the launch failed).
 HostTensors candidate_run(Gate& g, const Config& c, const HostData& host,
-                                               const HostTensors& expected, int variant,
-                                               size_t spacer_bytes, const std::string& where,
-                                               std::vector<std::string>& problems, nlohmann::json& tensors_json,
-                                               bool& stop);
+                          const HostTensors& expected, int variant,
+                          size_t spacer_bytes, const std::string& where,
+                          std::vector<std::string>& problems, nlohmann::json& tensors_json,
+                          bool& stop);
 
 // The phases in the order a gate runs them.
 extern const std::vector<std::string> kPhaseOrder;

@@ -41,7 +41,7 @@ bool recorded(Gate& g, Side& side, const Config& c, const HostData& host, std::v
 }
 
 HostTensors baseline_outputs(Gate& g, const Config& c, const HostData& host,
-                                                  std::vector<std::string>& problems) {
+                             std::vector<std::string>& problems) {
   GatePhases::Timer t(g.phases, "baseline_oracle_s");  // its recording too (and its waits for the GPU)
   std::vector<std::string> why;
   if (!recorded(g, *g.baseline, c, host, why)) {
@@ -94,9 +94,9 @@ bool launch_on_device(Gate& g, const Config& c, const HostData& host, int varian
 }  // namespace
 
 HostTensors candidate_run(Gate& g, const Config& c, const HostData& host,
-                                               const HostTensors& expected, int variant,
-                                               size_t spacer_bytes, const std::string& where,
-                                               std::vector<std::string>& problems, json& tensors_json, bool& stop) {
+                          const HostTensors& expected, int variant,
+                          size_t spacer_bytes, const std::string& where,
+                          std::vector<std::string>& problems, json& tensors_json, bool& stop) {
   HostTensors outs(g.task.tensors.size());
   if (!launch_on_device(g, c, host, variant, spacer_bytes, where, problems, outs, stop)) return {};
   for (size_t i = 0; i < g.task.tensors.size(); ++i) {
