@@ -24,7 +24,7 @@ add_dependencies(arena_device arena_device_build)
 
 # --- device-facing host code: buffers, the judge's sides and their worker processes -----
 add_library(arena_run STATIC src/device.cpp src/launch.cpp src/tensors.cpp src/side.cpp src/gate_workers.cpp
-            src/timed_checks.cpp src/device_download.cpp)
+            src/timed_checks.cpp src/device_download.cpp src/cache_sweep_device.cpp)
 target_link_libraries(arena_run PUBLIC arena_core arena_device)
 set_target_properties(arena_run PROPERTIES POSITION_INDEPENDENT_CODE ON)
 

@@ -48,11 +48,9 @@ PerfEngine::~PerfEngine() = default;
 
 void PerfEngine::prepare() {
   stream_ = std::make_unique<Stream>();
-  size_t flush = opt_.flush_bytes;
-  if (flush == 0) flush = std::max<size_t>(2 * static_cast<size_t>(device_.l2_bytes), size_t{256} << 20);
-  opt_.flush_bytes = (flush + 15) / 16 * 16;
-  flush_buffer_ = std::make_unique<DeviceBuffer>(opt_.flush_bytes);
-  check(arena_dev_fill(flush_buffer_->get(), 0, opt_.flush_bytes, stream_->get()), "clearing the flush buffer");
+  sweep_ = SweepPlan::for_timing(opt_.flush_bytes, opt_.flush_mode, static_cast<int64_t>(device_.l2_bytes));
+  flush_buffer_ = std::make_unique<DeviceBuffer>(sweep_.bytes);
+  check(arena_dev_fill(flush_buffer_->get(), 0, sweep_.bytes, stream_->get()), "clearing the flush buffer");
   if (!stream_->wait(60)) throw std::runtime_error("clearing the flush buffer did not finish within 60 s");
 
   const uint64_t task_key = hash_name(task_.suite + "/" + task_.name);
@@ -162,7 +160,7 @@ bool PerfEngine::timed_round(ConfigRun& c, SideRun& s, std::vector<double>* samp
       c.inputs_modified.push_back(side_name(s) + ": " + m + " on " + c.config.label);
   };
   Spent spent(spent_s_, samples_ms ? "rounds_s" : "warm_up_rounds_s");
-  RoundResult r = s.side->round(c.set_id(s), opt_.samples_per_round, key, *flush_buffer_, opt_.flush_mode,
+  RoundResult r = s.side->round(c.set_id(s), opt_.samples_per_round, key, *flush_buffer_, sweep_,
                                 0xFEDCBA9876543210ull ^ key, kept ? kept->sample : -1, keep, opt_.kernel_timeout_s + 5);
   if (!r.outcome.ok()) {
     fatal_ = r.outcome.message;

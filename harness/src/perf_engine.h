@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cache_sweep.h"
 #include "device.h"
 #include "kernel_library.h"
 #include "result_schema.h"
@@ -31,8 +32,8 @@ namespace arena {
 
 struct PerfOptions {
   double budget_s = 15;        // wall time for the timed rounds of all configurations
-  size_t flush_bytes = 0;      // 0: max(2 x L2, 256 MiB)
-  int flush_mode = 0;          // arena_dev_flush: 0 the platform's default, 1 read + discard, 2 read-modify-write
+  size_t flush_bytes = 0;      // the cache sweep's size; 0: max(2 x L2, 256 MiB) (cache_sweep.h)
+  SweepMode flush_mode = SweepMode::PlatformDefault;
   int samples_per_round = 10;  // K: flushed single-launch samples per kernel per round
   int min_rounds = 16;         // even, like every batch: rounds pair up (RoundLayout::AlternatingSets)
   int rounds_per_batch = 4;
@@ -98,6 +99,7 @@ class PerfEngine {
   PerfOptions opt_;
   std::unique_ptr<StoppingRule> rule_;
   std::unique_ptr<Stream> stream_;
+  SweepPlan sweep_;                             // sized by prepare() from the options and the L2
   std::unique_ptr<DeviceBuffer> flush_buffer_;  // the cache sweep every sample of every side reads, lent to the executors
   std::vector<std::unique_ptr<ConfigRun>> configs_;
   std::vector<std::string> failures_;

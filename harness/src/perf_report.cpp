@@ -49,19 +49,13 @@ SideTiming side_timing(const SampleSummary& s, const std::vector<double>& sample
   return t;
 }
 
-const char* flush_description(int mode) {
-  return mode == 1   ? "read sweep, then its lines dropped from L2, on the timing stream before every sample"
-         : mode == 2 ? "read-modify-write sweep on the timing stream before every sample"
-                     : "the platform's sweep (NVIDIA: read; AMD: read-modify-write) on the timing stream before every sample";
-}
-
 }  // namespace
 
 PerfMethod PerfEngine::method_record() const {
   PerfMethod m;
-  m.flush_bytes = static_cast<int64_t>(opt_.flush_bytes);
-  m.flush_mode = opt_.flush_mode;
-  m.flush = flush_description(opt_.flush_mode);
+  m.flush_bytes = static_cast<int64_t>(sweep_.bytes);
+  m.flush_mode = sweep_.device_mode();
+  m.flush = sweep_.description();
   m.inputs = "drawn afresh on the device for every sample; outputs and workspace poisoned";
   m.timing = timing_;
   m.samples_per_round = opt_.samples_per_round;

@@ -416,8 +416,8 @@ void Side::bind(int set, const Config& c, const DeviceTensors& t) {
   w.process->call(json{{"op", "bind"}, {"set", set}, {"binding", binding_to_json(b)}, {"recipe", c.label}}, 60);
 }
 
-RoundResult Side::round(int set, int samples, uint64_t key, const DeviceBuffer& flush, int flush_mode, uint64_t workspace_pattern,
-                        int keep, const std::function<void(int sample)>& on_kept, double timeout_s) {
+RoundResult Side::round(int set, int samples, uint64_t key, const DeviceBuffer& flush, const SweepPlan& sweep,
+                        uint64_t workspace_pattern, int keep, const std::function<void(int sample)>& on_kept, double timeout_s) {
   RoundResult r;
   const auto t0 = std::chrono::steady_clock::now();
   const std::string where = "a timed round of " + bindings_.at(set).first;
@@ -427,7 +427,7 @@ RoundResult Side::round(int set, int samples, uint64_t key, const DeviceBuffer& 
     const int audit = quiet_ ? kAuditSamples : 0;
     json req = {{"op", "round"},         {"set", set},
                 {"samples", samples + audit}, {"key", key}, {"flush_buffer", flush.id()},
-                {"flush_bytes", flush.bytes()}, {"flush_mode", flush_mode}, {"workspace_pattern", workspace_pattern},
+                {"flush_bytes", sweep.bytes}, {"flush_mode", sweep.device_mode()}, {"workspace_pattern", workspace_pattern},
                 {"timeout_s", timeout_s}};
     if (quiet_) req["first_audit"] = samples;
     if (keep >= 0) req["keep"] = keep;

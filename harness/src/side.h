@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cache_sweep.h"
 #include "device.h"
 #include "event_clock.h"
 #include "launch.h"
@@ -85,12 +86,13 @@ class Side {
   LaunchOutcome launch(const Config& c, const DeviceTensors& t, double timeout_s, const std::string& where);
   // Perf: binds `t` as buffer set `set` for rounds.
   void bind(int set, const Config& c, const DeviceTensors& t);
-  // Perf: `samples` timed samples on set `set`, each after a sweep over `flush` (lent to the
-  // executor: every side sweeps the same buffer). `keep` (0-based, or -1): the sample the judge
+  // Perf: `samples` timed samples on set `set`, each after the sweep `sweep` over `flush` (lent
+  // to the executor: every side sweeps the same buffer). `keep` (0-based, or -1): the sample the judge
   // keeps; the executor stops right after it, before it queues anything else, and
   // `on_kept(keep)` copies it then, in this process (kept_capture.h). A completed round that
   // did not stop there fails.
-  RoundResult round(int set, int samples, uint64_t key, const DeviceBuffer& flush, int flush_mode, uint64_t workspace_pattern,
+  RoundResult round(int set, int samples, uint64_t key, const DeviceBuffer& flush, const SweepPlan& sweep,
+                    uint64_t workspace_pattern,
                     int keep, const std::function<void(int sample)>& on_kept, double timeout_s);
   // Whether rounds can time by events with the tracer's kernel records off (event_clock.h): a
   // replaying executor with the activity tracer. set_quiet_timing(true) makes them do so, each

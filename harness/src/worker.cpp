@@ -9,6 +9,7 @@
 #include <set>
 
 #include "confine.h"
+#include "cache_sweep.h"
 #include "device.h"
 #include "gpu_trace.h"
 #include "kept_capture.h"
@@ -394,14 +395,13 @@ json Worker::round(const json& h) {
   const int samples = h.at("samples").get<int>();
   const uint64_t key = h.at("key").get<uint64_t>();
   const uint64_t ws_pattern = h.value("workspace_pattern", uint64_t{0xFEDCBA9876543210ull});
-  const size_t flush_bytes = h.at("flush_bytes").get<size_t>() / 16 * 16;
-  const int flush_mode = h.value("flush_mode", 0);
+  const SweepPlan sweep_plan = SweepPlan::as_given(h.at("flush_bytes").get<size_t>(), sweep_mode_from(h.value("flush_mode", 0)));
   if (samples < 1 || samples > 1000) throw std::runtime_error("round: 1 to 1000 samples");
   // The cache sweep reads the judge's buffer, the same for every side, so every side's sample
   // starts from the same cache contents.
   TensorRef sweep;
   sweep.buffer = h.at("flush_buffer").get<uint64_t>();
-  sweep.bytes = flush_bytes;
+  sweep.bytes = sweep_plan.bytes;
   void* flush = reinterpret_cast<void*>(address(sweep));
   while (events_.size() < 2 * static_cast<size_t>(samples)) events_.push_back(std::make_unique<Event>());
   // The kept sample: the judge copies it in its own context while this executor waits right
@@ -438,7 +438,7 @@ json Worker::round(const json& h) {
       check(arena_dev_fill(reinterpret_cast<void*>(b.addresses.back()), ws_pattern ^ (0x9E3779B97F4A7C15ull * i),
                            b.spec.workspace.bytes / 8 * 8, s),
             "poisoning the workspace");
-    check(arena_dev_flush(flush, flush_bytes, flush_mode, s), "flushing caches");
+    enqueue_sweep(flush, sweep_plan, s);
     events_[2 * i]->record(*stream_);
     tags[i] = next_tag_++;
     int rc = 0;

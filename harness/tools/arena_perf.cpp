@@ -54,8 +54,7 @@ PerfOptions perf_options(const RunnerOptions& opt) {
   PerfOptions po;
   po.budget_s = opt.number("budget-s", po.budget_s);
   po.flush_bytes = static_cast<size_t>(opt.number("flush-bytes", 0));
-  po.flush_mode = static_cast<int>(opt.number("flush-mode", po.flush_mode));
-  if (po.flush_mode < 0 || po.flush_mode > 2) throw std::invalid_argument("--flush-mode takes 0, 1 or 2");
+  po.flush_mode = sweep_mode_from(static_cast<int64_t>(opt.number("flush-mode", 0)));
   po.delta = opt.number("delta", po.delta);
   po.process_spread = opt.number("process-spread", po.process_spread);
   if (!(po.process_spread >= 0 && po.process_spread < 0.1))

@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "cache_sweep.h"
 #include "device.h"
 #include "gate_report.h"
 #ifdef ARENA_PROFILE_TRACE
@@ -121,9 +122,8 @@ int launch_main(int argc, char** argv) {
   const int launches = static_cast<int>(opt.number("launches", 1));
   if (launches < 1 || launches > 1000) throw std::invalid_argument("--launches takes 1 to 1000");
   const double timeout_s = opt.number("timeout-s", 60);
-  const size_t flush_bytes = static_cast<size_t>(opt.number("flush-bytes", 0)) / 16 * 16;
-  const int flush_mode = static_cast<int>(opt.number("flush-mode", 0));
-  if (flush_mode < 0 || flush_mode > 2) throw std::invalid_argument("--flush-mode takes 0, 1 or 2");
+  const SweepPlan sweep = SweepPlan::as_given(static_cast<size_t>(opt.number("flush-bytes", 0)),
+                                              sweep_mode_from(static_cast<int64_t>(opt.number("flush-mode", 0))));
   if (!LaunchClock::known(opt.get("trace"))) throw std::invalid_argument("--trace takes cupti, events or alternate");
   std::optional<TaskSpec> task;
   int index = 0;
@@ -159,14 +159,14 @@ int launch_main(int argc, char** argv) {
     what = opt.get("kernel") + " on " + c.label + " (" + c.describe() + ")";
   }
   DeviceBuffer flush;
-  if (flush_bytes > 0) {
-    flush = DeviceBuffer(flush_bytes);
-    check(arena_dev_fill(flush.get(), 0, flush_bytes, stream.get()), "clearing the flush buffer");
+  if (sweep.bytes > 0) {
+    flush = DeviceBuffer(sweep.bytes);
+    check(arena_dev_fill(flush.get(), 0, sweep.bytes, stream.get()), "clearing the flush buffer");
   }
   // One launch as the gate's samples see it: outputs poisoned, caches swept (when asked).
   auto launch = [&](bool measured, uint64_t tag) {
     if (d) d->prepare_launch(stream);
-    if (flush_bytes > 0) check(arena_dev_flush(flush.get(), flush_bytes, flush_mode, stream.get()), "flushing caches");
+    enqueue_sweep(flush.get(), sweep, stream.get());
     if (measured && clock.on()) clock.start(stream, tag);
     if (measured && !clock.on()) check(arena_dev_profiler(1), "opening the profiler's capture range");
     // The clock stops behind the launch's work, before the host waits for it.
