@@ -46,9 +46,7 @@ std::vector<int64_t> corner_ladder(int64_t lo, int64_t hi) {
 // All tensors' elements in c; the largest int64 where a shape cannot be evaluated.
 int64_t corner_elements(const TaskSpec& t, const Config& c) {
   try {
-    int64_t n = 0;
-    for (const auto& ts : t.tensors) n += t.numel(ts, c);
-    return n;
+    return t.total_numel(c);
   } catch (const ExprError&) {
     return std::numeric_limits<int64_t>::max();
   }

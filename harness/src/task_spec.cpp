@@ -63,6 +63,12 @@ int64_t TaskSpec::numel(const TensorSpec& t, const Config& c) const {
   return n;
 }
 
+int64_t TaskSpec::total_numel(const Config& c) const {
+  int64_t n = 0;
+  for (const auto& ts : tensors) n += numel(ts, c);
+  return n;
+}
+
 Config make_config(const TaskSpec& t, const std::map<std::string, double>& values, const std::string& label,
                    const std::string& where) {
   const std::string file = t.file.string();

@@ -131,6 +131,7 @@ struct TaskSpec {
   int num_float_params() const;
   std::vector<int64_t> shape_of(const TensorSpec& t, const Config& c) const;
   int64_t numel(const TensorSpec& t, const Config& c) const;
+  int64_t total_numel(const Config& c) const;  // every tensor's elements together
 };
 
 // Loads and validates; throws SpecError. When `expect_dir_names` is set, the task's

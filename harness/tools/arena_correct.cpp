@@ -50,12 +50,6 @@ Gate* g_gate = nullptr;
 
 constexpr int64_t kSecondLaunchElementLimit = int64_t{1} << 25;
 
-int64_t total_elements(const TaskSpec& t, const Config& c) {
-  int64_t n = 0;
-  for (const auto& ts : t.tensors) n += t.numel(ts, c);
-  return n;
-}
-
 // A single output element may be constant by nature (the softmax of one value is 1).
 int64_t output_elements(const TaskSpec& t, const HostTensors& expected) {
   int64_t n = 0;
@@ -132,7 +126,7 @@ CorrectConfig check_config(Gate& g, size_t index) {
     // Other buffers (shifted by a spacer allocation) and other poison: catches races,
     // stale state, and reads of memory the kernel never wrote. Every trial of ordinary
     // configurations does it; the largest ones only in the first trial, to bound the time.
-    if (!stop && (trial == 0 || total_elements(g.task, c) <= kSecondLaunchElementLimit)) {
+    if (!stop && (trial == 0 || g.task.total_numel(c) <= kSecondLaunchElementLimit)) {
       auto second = candidate_run(g, c, host, expected, 1, 4096 * (trial + 1) + 256, where + ", launch 2", problems,
                                   tj["tensors"], stop);
       tj["launches_bitwise_identical"] = !first.empty() && first == second;  // NaNs make this false

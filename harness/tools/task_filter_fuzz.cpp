@@ -92,11 +92,7 @@ std::string range_text(const std::string& name, const std::pair<int64_t, int64_t
 
 // c with int param `name` set to `value`, when the fuzz domain admits it.
 std::optional<Config> with_int(const TaskSpec& t, const Config& c, const std::string& name, int64_t value) {
-  std::map<std::string, double> values;
-  for (size_t i = 0; i < c.names.size(); ++i)
-    values[c.names[i]] = i < c.ints.size() ? static_cast<double>(c.ints[i]) : c.floats[i - c.ints.size()];
-  values[name] = static_cast<double>(value);
-  Config out = make_config(t, values, c.label, "configs.fuzz");
+  Config out = with_param(t, c, name, static_cast<double>(value));
   if (!fuzz_admits(t, out)) return std::nullopt;
   return out;
 }
@@ -133,8 +129,7 @@ json check_fuzz(const TaskSpec& t, const ReferenceLibrary& ref, const Options& o
   const std::vector<Config> configs = fuzz_configs(t, o, problems);
   for (size_t k = 0; k < configs.size(); ++k) {
     const Config& c = configs[k];
-    int64_t n = 0;
-    for (const auto& ts : t.tensors) n += t.numel(ts, c);
+    const int64_t n = t.total_numel(c);
     json cj = {{"label", c.label}, {"params", c.describe()}, {"elements", n}};
     if (n > o.max_elements) {
       ++over_budget;

@@ -26,13 +26,19 @@ std::string fmt(double v) {
   return buf;
 }
 
-namespace {
-
-int64_t total_elements(const TaskSpec& t, const Config& c) {
-  int64_t n = 0;
-  for (const auto& ts : t.tensors) n += t.numel(ts, c);
-  return n;
+Config with_param(const TaskSpec& t, const Config& c, const std::string& name, double value) {
+  std::map<std::string, double> values;
+  for (const auto& p : t.params) {
+    if (p.is_int) values[p.name] = static_cast<double>(c.bindings.at(p.name));
+  }
+  size_t fi = 0;
+  for (const auto& p : t.params)
+    if (!p.is_int) values[p.name] = c.floats[fi++];
+  values[name] = value;
+  return make_config(t, values, c.label, c.label);
 }
+
+namespace {
 
 std::string pct(double f) {
   char buf[32];
@@ -45,10 +51,10 @@ std::vector<Config> pick_configs(const TaskSpec& t, const Options& o) {
   std::vector<Config> all = t.seen;
   all.insert(all.end(), t.unseen.begin(), t.unseen.end());
   std::stable_sort(all.begin(), all.end(),
-                   [&](const Config& a, const Config& b) { return total_elements(t, a) < total_elements(t, b); });
+                   [&](const Config& a, const Config& b) { return t.total_numel(a) < t.total_numel(b); });
   std::vector<Config> under;
   for (const auto& c : all)
-    if (total_elements(t, c) <= o.max_elements) under.push_back(c);
+    if (t.total_numel(c) <= o.max_elements) under.push_back(c);
   std::vector<Config> out;
   if (static_cast<int>(under.size()) > o.max_configs)
     out.assign(under.end() - o.max_configs, under.end());
@@ -143,18 +149,6 @@ std::vector<double> perturbed(const ParamSpec& p, double v) {
   return out;
 }
 
-// Configuration c with param `name` set to `value`.
-Config with_param(const TaskSpec& t, const Config& c, const std::string& name, double value) {
-  std::map<std::string, double> values;
-  for (const auto& p : t.params) {
-    if (p.is_int) values[p.name] = static_cast<double>(c.bindings.at(p.name));
-  }
-  size_t fi = 0;
-  for (const auto& p : t.params)
-    if (!p.is_int) values[p.name] = c.floats[fi++];
-  values[name] = value;
-  return make_config(t, values, c.label, c.label);
-}
 
 // The oracle, loaded; a Python oracle where PyTorch cannot be imported skips the gate.
 ReferenceLibrary load_oracle(const TaskSpec& t, const std::string& ref_spec, const std::string& result_path,
@@ -253,7 +247,7 @@ json probe_configs(const TaskSpec& t, const std::vector<Config>& configs, Refere
   json cjs = json::array();
   for (size_t ci = 0; ci < configs.size(); ++ci) {
     const Config& c = configs[ci];
-    json cj = {{"label", c.label}, {"params", c.describe()}, {"elements", total_elements(t, c)}};
+    json cj = {{"label", c.label}, {"params", c.describe()}, {"elements", t.total_numel(c)}};
     StreamKey key{task_key, static_cast<uint32_t>(ci), 0, 0};
     HostData base = draw_inputs(t, c, key, trial_plan(0));
     auto expected = run_reference(t, c, base, ref);

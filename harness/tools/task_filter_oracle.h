@@ -22,6 +22,9 @@ struct Options {
 // A number as the filter prints it ("%.6g").
 std::string fmt(double v);
 
+// Configuration c with param `name` set to `value` (SpecError where that is not a valid one).
+Config with_param(const TaskSpec& t, const Config& c, const std::string& name, double value);
+
 // Prints what it found and the "REJECTED: ..." lines, fills result's configs, outputs and
 // problems; returns 0 when the task passes, 1 when rejected. A Python oracle without PyTorch
 // skips the gate (skip_gate, writing result_path).
