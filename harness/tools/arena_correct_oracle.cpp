@@ -179,20 +179,16 @@ void setup_oracle_cache(Gate& g, const RunnerOptions& opt) {
   g.oracle_id = oracle_identity(opt.get("reference"), opt.get("py-host"));
   OracleCachePolicy policy;
   policy.budget_bytes = static_cast<uint64_t>(opt.number("oracle-cache-budget-mb", 0)) << 20;
-  g.oracle_cache = std::make_unique<OracleCache>(
-      opt.get("oracle-cache"),
-      [](const std::string& line) {
-        std::printf("%s\n", line.c_str());
-        std::fflush(stdout);
-      },
-      policy);
-  g.oracle_cache->set_folder(g.task.suite + "/" + g.task.name);
-  // Inputs beside the outputs, under the same budget (which covers the whole folder).
-  g.input_cache = std::make_unique<OracleCache>(opt.get("oracle-cache"), [](const std::string& line) {
+  const auto print_line = [](const std::string& line) {
     std::printf("%s\n", line.c_str());
     std::fflush(stdout);
-  }, policy);
-  g.input_cache->set_folder(g.task.suite + "/" + g.task.name + "/inputs");
+  };
+  const std::string folder = g.task.suite + "/" + g.task.name;
+  g.oracle_cache = std::make_unique<OracleCache>(opt.get("oracle-cache"), print_line, policy);
+  g.oracle_cache->set_folder(folder);
+  // Inputs beside the outputs, under the same budget (which covers the whole folder).
+  g.input_cache = std::make_unique<OracleCache>(opt.get("oracle-cache"), print_line, policy);
+  g.input_cache->set_folder(folder + "/inputs");
 }
 
 int fill_oracle_cache(Gate& g) {
